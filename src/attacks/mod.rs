@@ -1,0 +1,264 @@
+//! Attack tables. Leapers (knight, king, pawn) and the geometry tables (rays, squares between two
+//! squares, the line through two squares) are `static`s computed at compile time by `const fn`, so
+//! nothing is initialised at start-up and nothing is checked per access.
+//!
+//! Sliders (rook, bishop, queen) sit behind the [`Sliders`] trait, implemented by zero-sized types:
+//! [`Classical`] (ray scan) and [`Magic`] (magic bitboards), and [`Pext`] on builds with BMI2.
+//! Everything that needs slider attacks is generic over the implementation, so each choice is
+//! compiled separately and the inner loop never branches on it.
+
+pub mod classical;
+pub mod magic;
+#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+pub mod pext;
+
+pub use classical::Classical;
+pub use magic::Magic;
+#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+pub use pext::Pext;
+
+use crate::bitboard::Bitboard;
+use crate::types::{Color, Square};
+
+/// Slider attacks: given a square and the occupied squares, the squares a rook or bishop there
+/// attacks (up to and including the first blocker in each direction, whatever its colour).
+pub trait Sliders: Copy + Default + Send + Sync + 'static {
+    /// A short name for output, e.g. `"magic"`.
+    const NAME: &'static str;
+
+    /// Rook attacks from `sq` with `occupied` squares blocking.
+    fn rook(sq: Square, occupied: Bitboard) -> Bitboard;
+
+    /// Bishop attacks from `sq` with `occupied` squares blocking.
+    fn bishop(sq: Square, occupied: Bitboard) -> Bitboard;
+
+    /// Queen attacks: the union of rook and bishop attacks.
+    #[inline(always)]
+    fn queen(sq: Square, occupied: Bitboard) -> Bitboard {
+        Self::rook(sq, occupied) | Self::bishop(sq, occupied)
+    }
+}
+
+/// The eight ray directions as (file step, rank step). The first four point to higher square
+/// indices (their first blocker is the lowest set bit), the last four to lower ones.
+pub(crate) const DIRECTIONS: [(i8, i8); 8] = [
+    (0, 1),   // north
+    (1, 0),   // east
+    (1, 1),   // north-east
+    (-1, 1),  // north-west
+    (0, -1),  // south
+    (-1, 0),  // west
+    (-1, -1), // south-west
+    (1, -1),  // south-east
+];
+
+/// Rook directions (indices into [`DIRECTIONS`]).
+pub(crate) const ROOK_DIRS: [usize; 4] = [0, 1, 4, 5];
+/// Bishop directions (indices into [`DIRECTIONS`]).
+pub(crate) const BISHOP_DIRS: [usize; 4] = [2, 3, 6, 7];
+
+/// The square `(df, dr)` away from `sq`, if it is on the board.
+const fn step(sq: Square, df: i8, dr: i8) -> Option<Square> {
+    let f = sq.file() as i8 + df;
+    let r = sq.rank() as i8 + dr;
+    if f >= 0 && f < 8 && r >= 0 && r < 8 {
+        Some(Square::from_coords(f as u8, r as u8))
+    } else {
+        None
+    }
+}
+
+/// Every square a leaper on `sq` reaches with the given steps.
+const fn leaper(sq: Square, steps: &[(i8, i8)]) -> Bitboard {
+    let mut bb = 0u64;
+    let mut i = 0;
+    while i < steps.len() {
+        if let Some(to) = step(sq, steps[i].0, steps[i].1) {
+            bb |= 1 << to.index();
+        }
+        i += 1;
+    }
+    Bitboard(bb)
+}
+
+const fn leaper_table(steps: &[(i8, i8)]) -> [Bitboard; 64] {
+    let mut t = [Bitboard::EMPTY; 64];
+    let mut i = 0;
+    while i < 64 {
+        t[i] = leaper(Square::new(i as u8), steps);
+        i += 1;
+    }
+    t
+}
+
+const KNIGHT_STEPS: [(i8, i8); 8] = [
+    (1, 2),
+    (2, 1),
+    (2, -1),
+    (1, -2),
+    (-1, -2),
+    (-2, -1),
+    (-2, 1),
+    (-1, 2),
+];
+const KING_STEPS: [(i8, i8); 8] = [
+    (0, 1),
+    (1, 1),
+    (1, 0),
+    (1, -1),
+    (0, -1),
+    (-1, -1),
+    (-1, 0),
+    (-1, 1),
+];
+
+static KNIGHT: [Bitboard; 64] = leaper_table(&KNIGHT_STEPS);
+static KING: [Bitboard; 64] = leaper_table(&KING_STEPS);
+static PAWN: [[Bitboard; 64]; 2] = [
+    leaper_table(&[(-1, 1), (1, 1)]),
+    leaper_table(&[(-1, -1), (1, -1)]),
+];
+
+/// Squares a knight on `sq` attacks.
+#[inline(always)]
+pub fn knight(sq: Square) -> Bitboard {
+    KNIGHT[sq.index()]
+}
+
+/// Squares a king on `sq` attacks.
+#[inline(always)]
+pub fn king(sq: Square) -> Bitboard {
+    KING[sq.index()]
+}
+
+/// Squares a pawn of `color` on `sq` attacks (diagonally forward).
+#[inline(always)]
+pub fn pawn(color: Color, sq: Square) -> Bitboard {
+    PAWN[color.index()][sq.index()]
+}
+
+/// Every square a slider on `sq` reaches in direction `dir`, `occupied` squares blocking (the
+/// blocker included). The slow, obviously correct walk: it fills the tables and is the oracle of
+/// the tests.
+pub const fn ray_walk(sq: Square, dir: usize, occupied: Bitboard) -> Bitboard {
+    let (df, dr) = DIRECTIONS[dir];
+    let mut bb = 0u64;
+    let mut cur = sq;
+    while let Some(next) = step(cur, df, dr) {
+        bb |= 1 << next.index();
+        if occupied.0 & (1 << next.index()) != 0 {
+            break;
+        }
+        cur = next;
+    }
+    Bitboard(bb)
+}
+
+/// Rook or bishop attacks by walking each direction square by square (`dirs` from
+/// [`ROOK_DIRS`] or [`BISHOP_DIRS`]).
+pub const fn slider_walk(sq: Square, occupied: Bitboard, dirs: &[usize; 4]) -> Bitboard {
+    let mut bb = 0u64;
+    let mut i = 0;
+    while i < 4 {
+        bb |= ray_walk(sq, dirs[i], occupied).0;
+        i += 1;
+    }
+    Bitboard(bb)
+}
+
+/// Rook attacks by the square-by-square walk (test oracle, table builder).
+pub const fn rook_walk(sq: Square, occupied: Bitboard) -> Bitboard {
+    slider_walk(sq, occupied, &ROOK_DIRS)
+}
+
+/// Bishop attacks by the square-by-square walk (test oracle, table builder).
+pub const fn bishop_walk(sq: Square, occupied: Bitboard) -> Bitboard {
+    slider_walk(sq, occupied, &BISHOP_DIRS)
+}
+
+/// `RAYS[dir][sq]`: the open ray from `sq` in direction `dir` to the edge of the board.
+pub(crate) static RAYS: [[Bitboard; 64]; 8] = {
+    let mut t = [[Bitboard::EMPTY; 64]; 8];
+    let mut d = 0;
+    while d < 8 {
+        let mut s = 0;
+        while s < 64 {
+            t[d][s] = ray_walk(Square::new(s as u8), d, Bitboard::EMPTY);
+            s += 1;
+        }
+        d += 1;
+    }
+    t
+};
+
+/// Rook attacks on an empty board.
+pub(crate) static ROOK_EMPTY: [Bitboard; 64] = {
+    let mut t = [Bitboard::EMPTY; 64];
+    let mut s = 0;
+    while s < 64 {
+        t[s] = rook_walk(Square::new(s as u8), Bitboard::EMPTY);
+        s += 1;
+    }
+    t
+};
+
+/// Bishop attacks on an empty board.
+pub(crate) static BISHOP_EMPTY: [Bitboard; 64] = {
+    let mut t = [Bitboard::EMPTY; 64];
+    let mut s = 0;
+    while s < 64 {
+        t[s] = bishop_walk(Square::new(s as u8), Bitboard::EMPTY);
+        s += 1;
+    }
+    t
+};
+
+/// `(BETWEEN, LINE)`: for two squares on a common rank, file or diagonal, the squares strictly
+/// between them and the whole line through both; empty otherwise.
+static GEOMETRY: ([[Bitboard; 64]; 64], [[Bitboard; 64]; 64]) = {
+    let mut between = [[Bitboard::EMPTY; 64]; 64];
+    let mut line = [[Bitboard::EMPTY; 64]; 64];
+    let mut a = 0;
+    while a < 64 {
+        let mut d = 0;
+        while d < 8 {
+            let ray = RAYS[d][a];
+            let back = RAYS[(d + 4) % 8][a];
+            let mut rest = ray.0;
+            while rest != 0 {
+                let b = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                // Squares from `a` towards `b`, stopping before `b`.
+                between[a][b] = Bitboard(ray.0 & !RAYS[d][b].0 & !(1 << b));
+                line[a][b] = Bitboard(ray.0 | back.0 | (1 << a));
+            }
+            d += 1;
+        }
+        a += 1;
+    }
+    (between, line)
+};
+
+/// The squares strictly between `a` and `b` if they share a rank, file or diagonal, else empty.
+#[inline(always)]
+pub fn between(a: Square, b: Square) -> Bitboard {
+    GEOMETRY.0[a.index()][b.index()]
+}
+
+/// The whole line (edge to edge) through `a` and `b` if they are aligned, else empty.
+#[inline(always)]
+pub fn line(a: Square, b: Square) -> Bitboard {
+    GEOMETRY.1[a.index()][b.index()]
+}
+
+/// Rook attacks from `sq` on an empty board.
+#[inline(always)]
+pub fn rook_empty(sq: Square) -> Bitboard {
+    ROOK_EMPTY[sq.index()]
+}
+
+/// Bishop attacks from `sq` on an empty board.
+#[inline(always)]
+pub fn bishop_empty(sq: Square) -> Bitboard {
+    BISHOP_EMPTY[sq.index()]
+}

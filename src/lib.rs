@@ -1,0 +1,20 @@
+//! `perft`: an exact, fast chess move generator that proves itself with perft.
+//!
+//! - [`types`] and [`bitboard`]: squares, colours, pieces, moves, sets of squares.
+//! - [`attacks`]: leaper tables and the slider implementations behind the [`Sliders`] trait.
+//! - [`position`]: the board state, FEN, make/unmake, attack queries.
+//! - [`movegen`]: pseudo-legal generation and the legality filter.
+//! - [`perft`]: node counting, bulk and not, and divide.
+
+pub mod attacks;
+pub mod bitboard;
+pub mod movegen;
+pub mod perft;
+pub mod position;
+pub mod types;
+
+pub use attacks::{Classical, Magic, Sliders};
+pub use bitboard::Bitboard;
+pub use perft::Counting;
+pub use position::{FenError, Position};
+pub use types::{Color, Move, MoveKind, Piece, PieceKind, Square};

@@ -1,0 +1,412 @@
+//! Move generation: pseudo-legal moves for every piece, and the legality filter.
+//!
+//! One generator, [`generate`], produces moves *as target sets*: for each piece (or, for pawns,
+//! for all of them at once) the squares it can move to. It hands those sets to a [`Sink`]:
+//! [`MoveList`] turns them into moves, [`Counter`] only adds their sizes, which is how perft's
+//! last ply counts legal moves without listing or making them. Both are monomorphized, so the
+//! counter's loop holds no move encoding at all.
+//!
+//! With `LEGAL = false` the sets are the pseudo-legal moves. With `LEGAL = true` the legality
+//! filter is applied to them, as Stockfish's `legal()` would be to each move, but once per piece:
+//! checkers and pinned pieces are computed once per position, and only four kinds of move are
+//! tested. *Evasions*: in single check the other pieces' targets are masked by the checking line
+//! (the checker and the squares between it and the king); in double check only the king moves.
+//! *Pinned pieces*: their targets are masked by the line through the king and the piece.
+//! *King moves*: each target is tested with `is_attacked_by`, the king removed from the occupancy
+//! so that it cannot hide behind itself. *En passant*: the capture is played on a copy of the
+//! occupancy and the king tested against every enemy piece, which catches the rank that opens
+//! when both pawns leave it. Castling is tested in both modes: path empty, king not in check and
+//! no square it crosses or lands on attacked (`make` cannot detect a crossed square later).
+
+use crate::attacks::{self, Sliders};
+use crate::bitboard::Bitboard;
+use crate::position::Position;
+use crate::types::{Color, Move, MoveKind, PieceKind, Square};
+use std::mem::MaybeUninit;
+
+/// Capacity of a [`MoveList`]: a bound on the moves of *any* position our FEN parser accepts,
+/// reachable or not. A square can be reached by at most 16 pieces of one side (the first piece on
+/// each of the 8 rays through it, and 8 knights), so non-promotion moves are at most 64 x 16 =
+/// 1024; a last-rank square has at most 3 pawn movers, each making 4 promotions (72 more over 8
+/// squares); castling adds 2. Legal positions never exceed 218, so only the first cache lines of
+/// the (uninitialised) array are ever touched.
+pub const MAX_MOVES: usize = 1104;
+
+/// Receives generated moves as target sets.
+pub trait Sink {
+    /// Moves of the piece on `from` to each square of `targets`; those in `enemies` capture.
+    fn piece_moves(&mut self, from: Square, targets: Bitboard, enemies: Bitboard);
+    /// Pawn moves of one `kind`, each from `to - delta` to a square `to` of `targets`.
+    fn pawn_moves(&mut self, targets: Bitboard, delta: i8, kind: MoveKind);
+    /// Promotions (4 per target, queen first), each from `to - delta` to a square of `targets`.
+    fn promotions(&mut self, targets: Bitboard, delta: i8, capture: bool);
+    /// One move (en passant, castling).
+    fn single(&mut self, mv: Move);
+}
+
+/// Counts moves without listing them: perft's last ply.
+#[derive(Clone, Copy, Default, Debug)]
+pub struct Counter(pub u64);
+
+impl Sink for Counter {
+    #[inline(always)]
+    fn piece_moves(&mut self, _: Square, targets: Bitboard, _: Bitboard) {
+        self.0 += targets.count() as u64;
+    }
+    #[inline(always)]
+    fn pawn_moves(&mut self, targets: Bitboard, _: i8, _: MoveKind) {
+        self.0 += targets.count() as u64;
+    }
+    #[inline(always)]
+    fn promotions(&mut self, targets: Bitboard, _: i8, _: bool) {
+        self.0 += 4 * targets.count() as u64;
+    }
+    #[inline(always)]
+    fn single(&mut self, _: Move) {
+        self.0 += 1;
+    }
+}
+
+/// A list of moves on the stack, with a fixed capacity of [`MAX_MOVES`]: no heap allocation.
+pub struct MoveList {
+    len: usize,
+    moves: [MaybeUninit<Move>; MAX_MOVES],
+}
+
+impl MoveList {
+    /// An empty list. The storage is left uninitialised: creating a list costs nothing.
+    #[inline(always)]
+    pub fn new() -> MoveList {
+        MoveList { len: 0, moves: [const { MaybeUninit::uninit() }; MAX_MOVES] }
+    }
+
+    /// Appends `mv`.
+    #[inline(always)]
+    pub fn push(&mut self, mv: Move) {
+        // The index is below MAX_MOVES for every position the parser accepts (see MAX_MOVES);
+        // the bounds check stays as a guard, one predictable compare.
+        self.moves[self.len] = MaybeUninit::new(mv);
+        self.len += 1;
+    }
+
+    /// The moves, in generation order.
+    #[inline(always)]
+    pub fn as_slice(&self) -> &[Move] {
+        // SAFETY: the first `len` elements were written by `push`, and `MaybeUninit<Move>` has
+        // the layout of `Move`.
+        unsafe { std::slice::from_raw_parts(self.moves.as_ptr().cast::<Move>(), self.len) }
+    }
+
+    /// The number of moves.
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the list is empty.
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Whether `mv` is in the list.
+    pub fn contains(&self, mv: Move) -> bool {
+        self.as_slice().contains(&mv)
+    }
+}
+
+impl Default for MoveList {
+    fn default() -> MoveList {
+        MoveList::new()
+    }
+}
+
+impl std::ops::Deref for MoveList {
+    type Target = [Move];
+    fn deref(&self) -> &[Move] {
+        self.as_slice()
+    }
+}
+
+impl<'a> IntoIterator for &'a MoveList {
+    type Item = &'a Move;
+    type IntoIter = std::slice::Iter<'a, Move>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.as_slice().iter()
+    }
+}
+
+impl std::fmt::Debug for MoveList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
+}
+
+const PROMOTION_PIECES: [PieceKind; 4] =
+    [PieceKind::Queen, PieceKind::Rook, PieceKind::Bishop, PieceKind::Knight];
+
+impl Sink for MoveList {
+    #[inline(always)]
+    fn piece_moves(&mut self, from: Square, targets: Bitboard, enemies: Bitboard) {
+        for to in targets & enemies {
+            self.push(Move::new(from, to, MoveKind::Capture));
+        }
+        for to in targets - enemies {
+            self.push(Move::new(from, to, MoveKind::Quiet));
+        }
+    }
+
+    #[inline(always)]
+    fn pawn_moves(&mut self, targets: Bitboard, delta: i8, kind: MoveKind) {
+        for to in targets {
+            self.push(Move::new(to.offset(-delta), to, kind));
+        }
+    }
+
+    #[inline(always)]
+    fn promotions(&mut self, targets: Bitboard, delta: i8, capture: bool) {
+        for to in targets {
+            let from = to.offset(-delta);
+            for piece in PROMOTION_PIECES {
+                self.push(Move::promotion(from, to, piece, capture));
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn single(&mut self, mv: Move) {
+        self.push(mv);
+    }
+}
+
+/// Pawn geometry for one side.
+struct PawnDirs {
+    /// One push.
+    up: i8,
+    /// Capture towards the h-file, and towards the a-file.
+    up_east: i8,
+    up_west: i8,
+    /// The rank pawns double-push from, and the rank they promote from (as bitboards).
+    start_rank: Bitboard,
+    promo_from: Bitboard,
+}
+
+#[inline(always)]
+const fn pawn_dirs(us: Color) -> PawnDirs {
+    match us {
+        Color::White => PawnDirs {
+            up: 8,
+            up_east: 9,
+            up_west: 7,
+            start_rank: Bitboard::rank(1),
+            promo_from: Bitboard::rank(6),
+        },
+        Color::Black => PawnDirs {
+            up: -8,
+            up_east: -7,
+            up_west: -9,
+            start_rank: Bitboard::rank(6),
+            promo_from: Bitboard::rank(1),
+        },
+    }
+}
+
+/// Pawn moves for the pawns in `pawns`, all targets restricted to `mask` (check and pin masks).
+#[inline(always)]
+fn pawn_moves<K: Sink>(
+    sink: &mut K,
+    d: &PawnDirs,
+    pawns: Bitboard,
+    empty: Bitboard,
+    enemies: Bitboard,
+    mask: Bitboard,
+) {
+    let east = (pawns - Bitboard::FILE_H).shift(d.up_east) & enemies & mask;
+    let west = (pawns - Bitboard::FILE_A).shift(d.up_west) & enemies & mask;
+    let single = pawns.shift(d.up) & empty;
+    let double = (single & (d.start_rank.shift(d.up))).shift(d.up) & empty & mask;
+    let single = single & mask;
+    let last = d.promo_from.shift(d.up);
+    sink.pawn_moves(single - last, d.up, MoveKind::Quiet);
+    sink.pawn_moves(double, 2 * d.up, MoveKind::DoublePush);
+    sink.pawn_moves(east - last, d.up_east, MoveKind::Capture);
+    sink.pawn_moves(west - last, d.up_west, MoveKind::Capture);
+    if ((single | east | west) & last).any() {
+        sink.promotions(single & last, d.up, false);
+        sink.promotions(east & last, d.up_east, true);
+        sink.promotions(west & last, d.up_west, true);
+    }
+}
+
+/// Generates the moves of the side to move into `sink`: the legal moves if `LEGAL`, otherwise the
+/// pseudo-legal ones (see the module documentation for what the filter tests).
+#[inline(always)]
+pub fn generate<S: Sliders, K: Sink, const LEGAL: bool>(pos: &Position, sink: &mut K) {
+    let us = pos.side_to_move();
+    let them = !us;
+    let ksq = pos.king(us);
+    let occupied = pos.occupied();
+    let own = pos.color(us);
+    let enemies = pos.color(them);
+    let checkers = pos.checkers::<S>();
+
+    // King moves: tested square by square against the occupancy without the king.
+    let mut king_targets = attacks::king(ksq) - own;
+    if LEGAL {
+        let without_king = occupied ^ Bitboard::from_square(ksq);
+        for to in king_targets {
+            if pos.is_attacked_by::<S>(to, them, without_king) {
+                king_targets ^= Bitboard::from_square(to);
+            }
+        }
+    }
+    sink.piece_moves(ksq, king_targets, enemies);
+    if LEGAL && checkers.more_than_one() {
+        return;
+    }
+
+    // Evasion mask: in single check, capture the checker or block its line.
+    let (mask, pinned) = if LEGAL {
+        let mask = match checkers.single() {
+            Some(c) => attacks::between(ksq, c) | checkers,
+            None => Bitboard::FULL,
+        };
+        (mask, pos.pinned(us))
+    } else {
+        (Bitboard::FULL, Bitboard::EMPTY)
+    };
+    let targets = mask - own;
+
+    for from in pos.pieces(us, PieceKind::Knight) - pinned {
+        sink.piece_moves(from, attacks::knight(from) & targets, enemies);
+    }
+    let queens = pos.pieces(us, PieceKind::Queen);
+    for from in pos.pieces(us, PieceKind::Bishop) | queens {
+        let mut t = S::bishop(from, occupied) & targets;
+        if LEGAL && pinned.contains(from) {
+            t &= attacks::line(ksq, from);
+        }
+        sink.piece_moves(from, t, enemies);
+    }
+    for from in pos.pieces(us, PieceKind::Rook) | queens {
+        let mut t = S::rook(from, occupied) & targets;
+        if LEGAL && pinned.contains(from) {
+            t &= attacks::line(ksq, from);
+        }
+        sink.piece_moves(from, t, enemies);
+    }
+
+    // Pawns: unpinned ones all at once; each pinned one along its pin line.
+    let d = pawn_dirs(us);
+    let pawns = pos.pieces(us, PieceKind::Pawn);
+    let empty = !occupied;
+    pawn_moves(sink, &d, pawns - pinned, empty, enemies, mask);
+    if LEGAL && checkers.is_empty() {
+        for from in pawns & pinned {
+            let line = attacks::line(ksq, from);
+            pawn_moves(sink, &d, Bitboard::from_square(from), empty, enemies, line);
+        }
+    }
+
+    if let Some(ep) = pos.ep_square() {
+        let victim = ep.offset(-d.up);
+        for from in attacks::pawn(them, ep) & pawns {
+            if !LEGAL || ep_is_legal::<S>(pos, from, ep, victim, ksq) {
+                sink.single(Move::new(from, ep, MoveKind::EnPassant));
+            }
+        }
+    }
+
+    if checkers.is_empty() {
+        generate_castling::<S, K>(pos, sink, us, ksq, occupied);
+    }
+}
+
+/// Whether the en-passant capture `from` x `ep` (taking the pawn on `victim`) leaves the king
+/// on `ksq` unattacked: played on a copy of the occupancy, tested against every enemy piece.
+#[inline(never)]
+fn ep_is_legal<S: Sliders>(
+    pos: &Position,
+    from: Square,
+    ep: Square,
+    victim: Square,
+    ksq: Square,
+) -> bool {
+    let us = pos.side_to_move();
+    let them = !us;
+    let occ = pos.occupied() ^ Bitboard::from_square(from)
+        ^ Bitboard::from_square(victim)
+        ^ Bitboard::from_square(ep);
+    let their = pos.color(them);
+    let rq = (pos.kind(PieceKind::Rook) | pos.kind(PieceKind::Queen)) & their;
+    let bq = (pos.kind(PieceKind::Bishop) | pos.kind(PieceKind::Queen)) & their;
+    let attackers = (S::rook(ksq, occ) & rq)
+        | (S::bishop(ksq, occ) & bq)
+        | (attacks::knight(ksq) & pos.pieces(them, PieceKind::Knight))
+        | (attacks::pawn(us, ksq) & pos.pieces(them, PieceKind::Pawn)
+            - Bitboard::from_square(victim));
+    attackers.is_empty()
+}
+
+/// Castling moves (king not in check): for each castling rook of the side to move, the squares
+/// king and rook pass over or land on must be empty but for those two, and no square from the
+/// king's start to its destination may be attacked. The occupancy for that test leaves out the
+/// castling rook, which no longer shields the king once it has moved (Chess960).
+#[inline(always)]
+fn generate_castling<S: Sliders, K: Sink>(
+    pos: &Position,
+    sink: &mut K,
+    us: Color,
+    ksq: Square,
+    occupied: Bitboard,
+) {
+    let rooks = pos.castling_rooks() & Bitboard::rank(us.back_rank());
+    for rook in rooks {
+        let mv = Move::new(ksq, rook, MoveKind::Castle);
+        let (king_to, rook_to) = (mv.castle_king_to(), mv.castle_rook_to());
+        let movers = Bitboard::from_square(ksq) | Bitboard::from_square(rook);
+        let king_path = attacks::between(ksq, king_to) | Bitboard::from_square(king_to);
+        let rook_path = attacks::between(rook, rook_to) | Bitboard::from_square(rook_to);
+        if ((king_path | rook_path) & (occupied - movers)).any() {
+            continue;
+        }
+        let occ = occupied - movers;
+        if king_path.into_iter().any(|sq| pos.is_attacked_by::<S>(sq, !us, occ)) {
+            continue;
+        }
+        sink.single(mv);
+    }
+}
+
+/// The legal moves of the side to move.
+pub fn legal_moves<S: Sliders>(pos: &Position) -> MoveList {
+    let mut list = MoveList::new();
+    generate::<S, MoveList, true>(pos, &mut list);
+    list
+}
+
+/// The pseudo-legal moves of the side to move: every move by the rules of piece movement,
+/// whether or not it leaves the king in check (castling is still tested in full).
+pub fn pseudo_legal_moves<S: Sliders>(pos: &Position) -> MoveList {
+    let mut list = MoveList::new();
+    generate::<S, MoveList, false>(pos, &mut list);
+    list
+}
+
+/// The number of legal moves, counted without listing them.
+#[inline(always)]
+pub fn count_legal<S: Sliders>(pos: &Position) -> u64 {
+    let mut counter = Counter(0);
+    generate::<S, Counter, true>(pos, &mut counter);
+    counter.0
+}
+
+/// Whether the pseudo-legal move `mv` is legal, by the slow and obvious test: make it and see
+/// whether the mover's king is attacked. The independent check the tests compare with.
+pub fn is_legal_by_make<S: Sliders>(pos: &mut Position, mv: Move) -> bool {
+    let us = pos.side_to_move();
+    let undo = pos.make(mv);
+    let legal = !pos.is_attacked_by::<S>(pos.king(us), !us, pos.occupied());
+    pos.unmake(mv, &undo);
+    legal
+}

@@ -1,0 +1,275 @@
+//! `Position`: the board state, its Zobrist key, and attack queries.
+//!
+//! FEN parsing and printing live in [`fen`], make and unmake in [`make`].
+
+pub mod fen;
+pub mod make;
+pub(crate) mod zobrist;
+
+pub use fen::{CastlingNotation, FenError};
+pub use make::Undo;
+
+use crate::attacks::{self, Sliders};
+use crate::bitboard::Bitboard;
+use crate::types::{Color, Piece, PieceKind, Square};
+
+/// The standard starting position.
+pub const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+/// A chess position: piece placement by kind, colour and square; side to move; castling rights
+/// as the set of castling-rook squares (so Chess960 needs no other representation); en-passant
+/// square; move counters; and a Zobrist key kept up to date by [`Position::make`].
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Position {
+    by_kind: [Bitboard; 6],
+    by_color: [Bitboard; 2],
+    board: [Option<Piece>; 64],
+    side: Color,
+    castling: Bitboard,
+    ep: Option<Square>,
+    halfmove: u32,
+    fullmove: u32,
+    key: u64,
+    chess960: bool,
+    notation: CastlingNotation,
+}
+
+impl Position {
+    /// The standard starting position.
+    pub fn startpos() -> Position {
+        // The constant is a valid FEN (checked by the tests), so this cannot fail.
+        Position::from_fen(STARTPOS).unwrap_or_else(|_| unreachable!("STARTPOS is valid"))
+    }
+
+    /// An empty board, White to move; used by the FEN parser before it places pieces.
+    fn empty() -> Position {
+        Position {
+            by_kind: [Bitboard::EMPTY; 6],
+            by_color: [Bitboard::EMPTY; 2],
+            board: [None; 64],
+            side: Color::White,
+            castling: Bitboard::EMPTY,
+            ep: None,
+            halfmove: 0,
+            fullmove: 1,
+            key: 0,
+            chess960: false,
+            notation: CastlingNotation::Standard,
+        }
+    }
+
+    /// The side to move.
+    #[inline(always)]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    /// The piece on `sq`, if any.
+    #[inline(always)]
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        self.board[sq.index()]
+    }
+
+    /// Squares holding pieces of `kind`, both colours.
+    #[inline(always)]
+    pub fn kind(&self, kind: PieceKind) -> Bitboard {
+        self.by_kind[kind.index()]
+    }
+
+    /// Squares holding pieces of `color`.
+    #[inline(always)]
+    pub fn color(&self, color: Color) -> Bitboard {
+        self.by_color[color.index()]
+    }
+
+    /// Squares holding pieces of `color` and `kind`.
+    #[inline(always)]
+    pub fn pieces(&self, color: Color, kind: PieceKind) -> Bitboard {
+        self.by_kind[kind.index()] & self.by_color[color.index()]
+    }
+
+    /// Every occupied square.
+    #[inline(always)]
+    pub fn occupied(&self) -> Bitboard {
+        self.by_color[0] | self.by_color[1]
+    }
+
+    /// The king square of `color` (every valid position has exactly one king per side).
+    #[inline(always)]
+    pub fn king(&self, color: Color) -> Square {
+        self.pieces(color, PieceKind::King).lsb()
+    }
+
+    /// Castling rights: the squares of the rooks that may still castle, both colours.
+    #[inline(always)]
+    pub fn castling_rooks(&self) -> Bitboard {
+        self.castling
+    }
+
+    /// The en-passant square, as given by the FEN or set by the last double push.
+    ///
+    /// After a double push it is set only when an enemy pawn stands beside the pushed pawn, so
+    /// that positions that differ in nothing else share a key.
+    #[inline(always)]
+    pub fn ep_square(&self) -> Option<Square> {
+        self.ep
+    }
+
+    /// Half-moves since the last capture or pawn move.
+    pub fn halfmove_clock(&self) -> u32 {
+        self.halfmove
+    }
+
+    /// The full-move number, starting at 1 and incremented after Black moves.
+    pub fn fullmove_number(&self) -> u32 {
+        self.fullmove
+    }
+
+    /// The Zobrist key, updated incrementally by make and unmake.
+    #[inline(always)]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    /// Whether Chess960 castling rules and notation apply.
+    pub fn is_chess960(&self) -> bool {
+        self.chess960
+    }
+
+    /// How FEN printing writes castling rights (as they were given).
+    pub fn castling_notation(&self) -> CastlingNotation {
+        self.notation
+    }
+
+    /// The Zobrist key computed from scratch (the incremental key must always equal it).
+    pub fn compute_key(&self) -> u64 {
+        let mut key = 0;
+        for sq in self.occupied() {
+            if let Some(p) = self.board[sq.index()] {
+                key ^= zobrist::PIECE[p.index()][sq.index()];
+            }
+        }
+        for sq in self.castling {
+            key ^= zobrist::CASTLE[sq.index()];
+        }
+        if let Some(ep) = self.ep {
+            key ^= zobrist::EP_FILE[ep.file() as usize];
+        }
+        if self.side == Color::Black {
+            key ^= zobrist::SIDE;
+        }
+        key
+    }
+
+    /// Puts `piece` on the empty square `sq` (no key update).
+    #[inline(always)]
+    fn put(&mut self, sq: Square, piece: Piece) {
+        let b = Bitboard::from_square(sq);
+        self.by_kind[piece.kind.index()] |= b;
+        self.by_color[piece.color.index()] |= b;
+        self.board[sq.index()] = Some(piece);
+    }
+
+    /// Removes `piece`, which stands on `sq` (no key update).
+    #[inline(always)]
+    fn remove(&mut self, sq: Square, piece: Piece) {
+        let b = Bitboard::from_square(sq);
+        self.by_kind[piece.kind.index()] ^= b;
+        self.by_color[piece.color.index()] ^= b;
+        self.board[sq.index()] = None;
+    }
+
+    /// Moves `piece` from `from` to the empty square `to` (no key update).
+    #[inline(always)]
+    fn shift(&mut self, from: Square, to: Square, piece: Piece) {
+        let b = Bitboard::from_square(from) | Bitboard::from_square(to);
+        self.by_kind[piece.kind.index()] ^= b;
+        self.by_color[piece.color.index()] ^= b;
+        self.board[from.index()] = None;
+        self.board[to.index()] = Some(piece);
+    }
+
+    /// Every piece of either colour attacking `sq`, with `occupied` as the blockers.
+    #[inline(always)]
+    pub fn attackers_to<S: Sliders>(&self, sq: Square, occupied: Bitboard) -> Bitboard {
+        let rq = self.kind(PieceKind::Rook) | self.kind(PieceKind::Queen);
+        let bq = self.kind(PieceKind::Bishop) | self.kind(PieceKind::Queen);
+        (attacks::pawn(Color::White, sq) & self.pieces(Color::Black, PieceKind::Pawn))
+            | (attacks::pawn(Color::Black, sq) & self.pieces(Color::White, PieceKind::Pawn))
+            | (attacks::knight(sq) & self.kind(PieceKind::Knight))
+            | (attacks::king(sq) & self.kind(PieceKind::King))
+            | (S::rook(sq, occupied) & rq)
+            | (S::bishop(sq, occupied) & bq)
+    }
+
+    /// Whether a piece of `by` attacks `sq`, with `occupied` as the blockers (pass the board's
+    /// occupancy minus the king to test squares the king might step to).
+    #[inline(always)]
+    pub fn is_attacked_by<S: Sliders>(&self, sq: Square, by: Color, occupied: Bitboard) -> bool {
+        let them = self.color(by);
+        let rq = (self.kind(PieceKind::Rook) | self.kind(PieceKind::Queen)) & them;
+        let bq = (self.kind(PieceKind::Bishop) | self.kind(PieceKind::Queen)) & them;
+        (attacks::pawn(by.flip(), sq) & self.kind(PieceKind::Pawn) & them).any()
+            || (attacks::knight(sq) & self.kind(PieceKind::Knight) & them).any()
+            || (attacks::king(sq) & self.kind(PieceKind::King) & them).any()
+            || (S::rook(sq, occupied) & rq).any()
+            || (S::bishop(sq, occupied) & bq).any()
+    }
+
+    /// The enemy pieces giving check to the side to move.
+    #[inline(always)]
+    pub fn checkers<S: Sliders>(&self) -> Bitboard {
+        let us = self.side;
+        self.attackers_to::<S>(self.king(us), self.occupied()) & self.color(!us)
+    }
+
+    /// Whether the side to move is in check.
+    pub fn in_check<S: Sliders>(&self) -> bool {
+        self.checkers::<S>().any()
+    }
+
+    /// The pieces of `color` that stand alone between `color`'s king and an enemy slider aiming
+    /// at it (absolutely pinned pieces, if `color` is to move).
+    #[inline(always)]
+    pub fn pinned(&self, color: Color) -> Bitboard {
+        let ksq = self.king(color);
+        let them = self.color(!color);
+        let rq = (self.kind(PieceKind::Rook) | self.kind(PieceKind::Queen)) & them;
+        let bq = (self.kind(PieceKind::Bishop) | self.kind(PieceKind::Queen)) & them;
+        let snipers = (attacks::rook_empty(ksq) & rq) | (attacks::bishop_empty(ksq) & bq);
+        let occupied = self.occupied();
+        let mut pinned = Bitboard::EMPTY;
+        for s in snipers {
+            let b = attacks::between(ksq, s) & occupied;
+            if !b.more_than_one() {
+                pinned |= b & self.color(color);
+            }
+        }
+        pinned
+    }
+
+    /// A text picture of the board, rank 8 on top, with the FEN below it.
+    pub fn pretty(&self) -> String {
+        let mut s = String::new();
+        for rank in (0..8).rev() {
+            s.push((b'1' + rank) as char);
+            s.push(' ');
+            for file in 0..8 {
+                let c = self.board[Square::from_coords(file, rank).index()]
+                    .map_or('.', |p| p.fen_char());
+                s.push(c);
+                s.push(' ');
+            }
+            s.push('\n');
+        }
+        s.push_str("  a b c d e f g h\n");
+        s.push_str(&self.to_fen());
+        s
+    }
+}
+
+impl Default for Position {
+    fn default() -> Position {
+        Position::startpos()
+    }
+}
