@@ -86,7 +86,11 @@ impl Bitboard {
     /// The only square of a one-square set, `None` otherwise.
     #[inline(always)]
     pub const fn single(self) -> Option<Square> {
-        if self.0 != 0 && !self.more_than_one() { Some(self.lsb()) } else { None }
+        if self.0 != 0 && !self.more_than_one() {
+            Some(self.lsb())
+        } else {
+            None
+        }
     }
 
     /// Removes and returns the lowest square; the set must not be empty.
@@ -112,7 +116,11 @@ impl Bitboard {
     /// Every square shifted by `delta` in index space (positive: up the board), no wrap check.
     #[inline(always)]
     pub const fn shift(self, delta: i8) -> Bitboard {
-        if delta >= 0 { Bitboard(self.0 << delta) } else { Bitboard(self.0 >> -delta) }
+        if delta >= 0 {
+            Bitboard(self.0 << delta)
+        } else {
+            Bitboard(self.0 >> -delta)
+        }
     }
 
     /// The set without `other`.
@@ -208,7 +216,8 @@ impl IntoIterator for Bitboard {
 
 impl FromIterator<Square> for Bitboard {
     fn from_iter<I: IntoIterator<Item = Square>>(iter: I) -> Bitboard {
-        iter.into_iter().fold(Bitboard::EMPTY, |b, sq| b | Bitboard::from(sq))
+        iter.into_iter()
+            .fold(Bitboard::EMPTY, |b, sq| b | Bitboard::from(sq))
     }
 }
 
@@ -218,7 +227,11 @@ impl fmt::Debug for Bitboard {
         writeln!(f, "Bitboard({:#018x})", self.0)?;
         for rank in (0..8).rev() {
             for file in 0..8 {
-                let c = if self.contains(Square::from_coords(file, rank)) { 'X' } else { '.' };
+                let c = if self.contains(Square::from_coords(file, rank)) {
+                    'X'
+                } else {
+                    '.'
+                };
                 write!(f, "{c}")?;
             }
             writeln!(f)?;

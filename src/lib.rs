@@ -5,9 +5,11 @@
 //! - [`position`]: the board state, FEN, make/unmake, attack queries.
 //! - [`movegen`]: pseudo-legal generation and the legality filter.
 //! - [`perft`]: node counting, bulk and not, and divide.
+//! - [`epd`]: reading perft suites.
 
 pub mod attacks;
 pub mod bitboard;
+pub mod epd;
 pub mod movegen;
 pub mod perft;
 pub mod position;

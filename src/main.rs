@@ -78,7 +78,11 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
-            return if e.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS };
+            return if e.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
         }
     };
     match run(&cli) {
@@ -96,11 +100,19 @@ fn run(cli: &Cli) -> Result<ExitCode> {
     }
     let fen = cli.fen.as_deref().unwrap_or(perft::position::STARTPOS);
     let pos = Position::from_fen(fen).with_context(|| format!("invalid FEN '{fen}'"))?;
-    let counting = if cli.no_bulk { Counting::NoBulk } else { Counting::Bulk };
+    let counting = if cli.no_bulk {
+        Counting::NoBulk
+    } else {
+        Counting::Bulk
+    };
     if cli.compare {
         return compare(&pos, cli.depth, counting, cli.rounds);
     }
-    let choice = if cli.classical { SliderChoice::Classical } else { cli.sliders };
+    let choice = if cli.classical {
+        SliderChoice::Classical
+    } else {
+        cli.sliders
+    };
     // The one place the slider implementation is chosen: everything below is monomorphized.
     match choice {
         SliderChoice::Magic => run_perft::<Magic>(cli, pos, counting),
@@ -176,7 +188,12 @@ struct Contender {
 }
 
 fn contender<S: Sliders>() -> Contender {
-    Contender { name: S::NAME, run: perft::<S>, times: Vec::new(), nodes: None }
+    Contender {
+        name: S::NAME,
+        run: perft::<S>,
+        times: Vec::new(),
+        nodes: None,
+    }
 }
 
 /// Runs the same perft with each slider implementation, alternating (A B A B ... then reversed
@@ -197,10 +214,10 @@ fn compare(pos: &Position, depth: u32, counting: Counting, rounds: u32) -> Resul
             let start = Instant::now();
             let n = (c.run)(&mut p, depth, counting);
             c.times.push(start.elapsed());
-            if let Some(prev) = c.nodes {
-                if prev != n {
-                    bail!("{} gave {prev} then {n} nodes", c.name);
-                }
+            if let Some(prev) = c.nodes
+                && prev != n
+            {
+                bail!("{} gave {prev} then {n} nodes", c.name);
             }
             c.nodes = Some(n);
         }
@@ -224,7 +241,10 @@ fn compare(pos: &Position, depth: u32, counting: Counting, rounds: u32) -> Resul
     );
     println!("{}", pos.to_fen());
     println!();
-    println!("{:<10} {:>15} {:>10} {:>9} {:>12}", "sliders", "nodes", "time (s)", "Mnps", "vs classical");
+    println!(
+        "{:<10} {:>15} {:>10} {:>9} {:>12}",
+        "sliders", "nodes", "time (s)", "Mnps", "vs classical"
+    );
     for c in &contenders {
         let t = median(c);
         println!(
@@ -245,11 +265,20 @@ fn compare(pos: &Position, depth: u32, counting: Counting, rounds: u32) -> Resul
 
 fn run_magics(seed: u64) -> Result<ExitCode> {
     let search = magic::find_magics(seed);
-    println!("magic search, seed {seed:#x}: {:.1} ms", search.elapsed.as_secs_f64() * 1e3);
-    for (slider, found) in [(Slider::Rook, &search.rook), (Slider::Bishop, &search.bishop)] {
+    println!(
+        "magic search, seed {seed:#x}: {:.1} ms",
+        search.elapsed.as_secs_f64() * 1e3
+    );
+    for (slider, found) in [
+        (Slider::Rook, &search.rook),
+        (Slider::Bishop, &search.bishop),
+    ] {
         println!();
         println!("{} magics", slider.name());
-        println!("{:<6} {:>18} {:>4} {:>8} {:>8} {:>8}", "square", "magic", "bits", "entries", "distinct", "tries");
+        println!(
+            "{:<6} {:>18} {:>4} {:>8} {:>8} {:>8}",
+            "square", "magic", "bits", "entries", "distinct", "tries"
+        );
         for (sq, m) in perft::Square::ALL.iter().zip(found.iter()) {
             println!(
                 "{:<6} {:#018x} {:>4} {:>8} {:>8} {:>8}",
@@ -284,7 +313,11 @@ fn run_magics(seed: u64) -> Result<ExitCode> {
     let shipped = rook == magic::ROOK_MAGICS && bishop == magic::BISHOP_MAGICS;
     println!(
         "shipped magics: {}",
-        if shipped { "identical to this search" } else { "differ (another seed)" }
+        if shipped {
+            "identical to this search"
+        } else {
+            "differ (another seed)"
+        }
     );
     Ok(ExitCode::SUCCESS)
 }

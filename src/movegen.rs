@@ -77,7 +77,10 @@ impl MoveList {
     /// An empty list. The storage is left uninitialised: creating a list costs nothing.
     #[inline(always)]
     pub fn new() -> MoveList {
-        MoveList { len: 0, moves: [const { MaybeUninit::uninit() }; MAX_MOVES] }
+        MoveList {
+            len: 0,
+            moves: [const { MaybeUninit::uninit() }; MAX_MOVES],
+        }
     }
 
     /// Appends `mv`.
@@ -142,8 +145,12 @@ impl std::fmt::Debug for MoveList {
     }
 }
 
-const PROMOTION_PIECES: [PieceKind; 4] =
-    [PieceKind::Queen, PieceKind::Rook, PieceKind::Bishop, PieceKind::Knight];
+const PROMOTION_PIECES: [PieceKind; 4] = [
+    PieceKind::Queen,
+    PieceKind::Rook,
+    PieceKind::Bishop,
+    PieceKind::Knight,
+];
 
 impl Sink for MoveList {
     #[inline(always)]
@@ -334,7 +341,8 @@ fn ep_is_legal<S: Sliders>(
 ) -> bool {
     let us = pos.side_to_move();
     let them = !us;
-    let occ = pos.occupied() ^ Bitboard::from_square(from)
+    let occ = pos.occupied()
+        ^ Bitboard::from_square(from)
         ^ Bitboard::from_square(victim)
         ^ Bitboard::from_square(ep);
     let their = pos.color(them);
@@ -343,8 +351,8 @@ fn ep_is_legal<S: Sliders>(
     let attackers = (S::rook(ksq, occ) & rq)
         | (S::bishop(ksq, occ) & bq)
         | (attacks::knight(ksq) & pos.pieces(them, PieceKind::Knight))
-        | (attacks::pawn(us, ksq) & pos.pieces(them, PieceKind::Pawn)
-            - Bitboard::from_square(victim));
+        | (attacks::pawn(us, ksq)
+            & (pos.pieces(them, PieceKind::Pawn) - Bitboard::from_square(victim)));
     attackers.is_empty()
 }
 
@@ -371,7 +379,10 @@ fn generate_castling<S: Sliders, K: Sink>(
             continue;
         }
         let occ = occupied - movers;
-        if king_path.into_iter().any(|sq| pos.is_attacked_by::<S>(sq, !us, occ)) {
+        if king_path
+            .into_iter()
+            .any(|sq| pos.is_attacked_by::<S>(sq, !us, occ))
+        {
             continue;
         }
         sink.single(mv);

@@ -34,7 +34,11 @@ impl Square {
 
     /// The square with this index, or `None` when `index` is 64 or more.
     pub const fn try_new(index: u8) -> Option<Square> {
-        if index < 64 { Some(Square(index)) } else { None }
+        if index < 64 {
+            Some(Square(index))
+        } else {
+            None
+        }
     }
 
     /// The index, 0..64.
@@ -87,7 +91,12 @@ impl Square {
 
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", (b'a' + self.file()) as char, (b'1' + self.rank()) as char)
+        write!(
+            f,
+            "{}{}",
+            (b'a' + self.file()) as char,
+            (b'1' + self.rank()) as char
+        )
     }
 }
 
@@ -104,10 +113,38 @@ pub mod sq {
         ($($name:ident = $i:expr),* $(,)?) => { $(pub const $name: Square = Square::new($i);)* };
     }
     squares!(
-        A1 = 0, B1 = 1, C1 = 2, D1 = 3, E1 = 4, F1 = 5, G1 = 6, H1 = 7,
-        A2 = 8, B2 = 9, C2 = 10, D2 = 11, E2 = 12, F2 = 13, G2 = 14, H2 = 15,
-        A7 = 48, B7 = 49, C7 = 50, D7 = 51, E7 = 52, F7 = 53, G7 = 54, H7 = 55,
-        A8 = 56, B8 = 57, C8 = 58, D8 = 59, E8 = 60, F8 = 61, G8 = 62, H8 = 63,
+        A1 = 0,
+        B1 = 1,
+        C1 = 2,
+        D1 = 3,
+        E1 = 4,
+        F1 = 5,
+        G1 = 6,
+        H1 = 7,
+        A2 = 8,
+        B2 = 9,
+        C2 = 10,
+        D2 = 11,
+        E2 = 12,
+        F2 = 13,
+        G2 = 14,
+        H2 = 15,
+        A7 = 48,
+        B7 = 49,
+        C7 = 50,
+        D7 = 51,
+        E7 = 52,
+        F7 = 53,
+        G7 = 54,
+        H7 = 55,
+        A8 = 56,
+        B8 = 57,
+        C8 = 58,
+        D8 = 59,
+        E8 = 60,
+        F8 = 61,
+        G8 = 62,
+        H8 = 63,
     );
 }
 
@@ -258,7 +295,11 @@ impl Piece {
 
     /// The piece named by a FEN letter.
     pub const fn from_fen_char(c: char) -> Option<Piece> {
-        let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
         match PieceKind::from_letter(c.to_ascii_lowercase()) {
             Some(kind) => Some(Piece { color, kind }),
             None => None,
@@ -298,7 +339,10 @@ impl Move {
     /// A move of kind `kind` (not a promotion).
     #[inline(always)]
     pub const fn new(from: Square, to: Square, kind: MoveKind) -> Move {
-        debug_assert!(!matches!(kind, MoveKind::Promotion | MoveKind::PromotionCapture));
+        debug_assert!(!matches!(
+            kind,
+            MoveKind::Promotion | MoveKind::PromotionCapture
+        ));
         Move((to.0 as u16) | ((from.0 as u16) << 6) | ((kind as u16) << 12))
     }
 

@@ -73,16 +73,27 @@ impl fmt::Display for FenError {
                 rank
             ),
             RankLength { rank, squares } => {
-                write!(f, "board: rank {rank} describes {squares} squares, expected 8")
+                write!(
+                    f,
+                    "board: rank {rank} describes {squares} squares, expected 8"
+                )
             }
             RankCount { found } => {
                 write!(f, "board: found {found} ranks separated by '/', expected 8")
             }
             BadSide { found } => {
-                write!(f, "side to move: expected 'w' or 'b', found '{}'", found.escape_debug())
+                write!(
+                    f,
+                    "side to move: expected 'w' or 'b', found '{}'",
+                    found.escape_debug()
+                )
             }
             BadCastling { found, reason } => {
-                write!(f, "castling: invalid field '{}': {reason}", found.escape_debug())
+                write!(
+                    f,
+                    "castling: invalid field '{}': {reason}",
+                    found.escape_debug()
+                )
             }
             CastlingPieces { right, reason } => write!(f, "castling: right '{right}' {reason}"),
             BadEpSquare { found } => write!(
@@ -90,14 +101,20 @@ impl fmt::Display for FenError {
                 "en passant: expected '-' or a square such as e3, found '{}'",
                 found.escape_debug()
             ),
-            EpWrongRank { square, side_to_move } => write!(
+            EpWrongRank {
+                square,
+                side_to_move,
+            } => write!(
                 f,
                 "en passant: {square} is not on rank {} ({} to move, so {} just moved)",
                 if *side_to_move == Color::White { 6 } else { 3 },
                 side_to_move.name(),
                 side_to_move.flip().name()
             ),
-            EpNoPawn { square, pawn_square } => write!(
+            EpNoPawn {
+                square,
+                pawn_square,
+            } => write!(
                 f,
                 "en passant: {square} has no pawn on {pawn_square} that could just have moved two squares"
             ),
@@ -117,10 +134,17 @@ impl fmt::Display for FenError {
                 found.escape_debug()
             ),
             KingCount { color, count } => {
-                write!(f, "board: {} has {count} kings, expected exactly 1", color.name())
+                write!(
+                    f,
+                    "board: {} has {count} kings, expected exactly 1",
+                    color.name()
+                )
             }
             PawnOnBackRank { square } => {
-                write!(f, "board: pawn on {square} (pawns cannot stand on rank 1 or 8)")
+                write!(
+                    f,
+                    "board: pawn on {square} (pawns cannot stand on rank 1 or 8)"
+                )
             }
             OppositeCheck { color } => write!(
                 f,
@@ -153,14 +177,20 @@ impl Position {
     pub fn from_fen_with(fen: &str, chess960: bool) -> Result<Position, FenError> {
         let fields: Vec<&str> = fen.split_ascii_whitespace().collect();
         if fields.len() != 6 && fields.len() != 4 {
-            return Err(FenError::FieldCount { found: fields.len() });
+            return Err(FenError::FieldCount {
+                found: fields.len(),
+            });
         }
         let mut pos = Position::empty();
         parse_board(&mut pos, fields[0])?;
         pos.side = match fields[1] {
             "w" => Color::White,
             "b" => Color::Black,
-            other => return Err(FenError::BadSide { found: truncate(other) }),
+            other => {
+                return Err(FenError::BadSide {
+                    found: truncate(other),
+                });
+            }
         };
         for color in Color::BOTH {
             let count = pos.pieces(color, PieceKind::King).count();
@@ -176,10 +206,12 @@ impl Position {
         parse_castling(&mut pos, fields[2])?;
         parse_ep(&mut pos, fields[3])?;
         if fields.len() == 6 {
-            pos.halfmove = parse_counter(fields[4])
-                .ok_or_else(|| FenError::BadHalfmove { found: truncate(fields[4]) })?;
-            pos.fullmove = parse_counter(fields[5])
-                .ok_or_else(|| FenError::BadFullmove { found: truncate(fields[5]) })?;
+            pos.halfmove = parse_counter(fields[4]).ok_or_else(|| FenError::BadHalfmove {
+                found: truncate(fields[4]),
+            })?;
+            pos.fullmove = parse_counter(fields[5]).ok_or_else(|| FenError::BadFullmove {
+                found: truncate(fields[5]),
+            })?;
         }
         let them = !pos.side;
         if pos.is_attacked_by::<Classical>(pos.king(them), pos.side, pos.occupied()) {
@@ -235,16 +267,25 @@ impl Position {
             let king_side = rooks & above(ksq);
             let queen_side = rooks & below(ksq);
             for (side_rooks, letter) in [(king_side, 'K'), (queen_side, 'Q')] {
-                let Some(rook) = side_rooks.into_iter().next() else { continue };
+                let Some(rook) = side_rooks.into_iter().next() else {
+                    continue;
+                };
                 let all = self.pieces(color, PieceKind::Rook) & Bitboard::rank(color.back_rank());
-                let outermost =
-                    if letter == 'K' { (all & above(ksq)).msb() } else { (all & below(ksq)).lsb() };
+                let outermost = if letter == 'K' {
+                    (all & above(ksq)).msb()
+                } else {
+                    (all & below(ksq)).lsb()
+                };
                 let c = if self.notation == CastlingNotation::Standard && rook == outermost {
                     letter
                 } else {
                     (b'A' + rook.file()) as char
                 };
-                s.push(if color == Color::White { c } else { c.to_ascii_lowercase() });
+                s.push(if color == Color::White {
+                    c
+                } else {
+                    c.to_ascii_lowercase()
+                });
             }
         }
         if s.is_empty() {
@@ -266,7 +307,11 @@ fn below(sq: Square) -> Bitboard {
 
 /// At most 32 characters of user input, for error messages.
 fn truncate(s: &str) -> String {
-    if s.chars().count() > 32 { s.chars().take(32).chain("...".chars()).collect() } else { s.to_string() }
+    if s.chars().count() > 32 {
+        s.chars().take(32).chain("...".chars()).collect()
+    } else {
+        s.to_string()
+    }
 }
 
 fn parse_counter(s: &str) -> Option<u32> {
@@ -293,11 +338,17 @@ fn parse_board(pos: &mut Position, board: &str) -> Result<(), FenError> {
                 }
                 file += 1;
             } else {
-                return Err(FenError::BadPiece { rank: rank + 1, found: c });
+                return Err(FenError::BadPiece {
+                    rank: rank + 1,
+                    found: c,
+                });
             }
         }
         if file != 8 {
-            return Err(FenError::RankLength { rank: rank + 1, squares: file });
+            return Err(FenError::RankLength {
+                rank: rank + 1,
+                squares: file,
+            });
         }
     }
     Ok(())
@@ -307,7 +358,10 @@ fn parse_castling(pos: &mut Position, field: &str) -> Result<(), FenError> {
     if field == "-" {
         return Ok(());
     }
-    let bad = |reason| FenError::BadCastling { found: truncate(field), reason };
+    let bad = |reason| FenError::BadCastling {
+        found: truncate(field),
+        reason,
+    };
     if field.len() > 4 {
         return Err(bad("at most 4 castling rights"));
     }
@@ -324,7 +378,11 @@ fn parse_castling(pos: &mut Position, field: &str) -> Result<(), FenError> {
         }
     }
     for c in field.chars() {
-        let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
         let rank = color.back_rank();
         let ksq = pos.king(color);
         let who = color.name();
@@ -396,21 +454,32 @@ fn parse_ep(pos: &mut Position, field: &str) -> Result<(), FenError> {
     if field == "-" {
         return Ok(());
     }
-    let square = Square::parse(field).ok_or_else(|| FenError::BadEpSquare { found: truncate(field) })?;
+    let square = Square::parse(field).ok_or_else(|| FenError::BadEpSquare {
+        found: truncate(field),
+    })?;
     let us = pos.side;
     let expected_rank = if us == Color::White { 5 } else { 2 };
     if square.rank() != expected_rank {
-        return Err(FenError::EpWrongRank { square, side_to_move: us });
+        return Err(FenError::EpWrongRank {
+            square,
+            side_to_move: us,
+        });
     }
     // The pawn that double-pushed stands one step further from its own side than `square`.
     let pawn_square = square.offset(-us.forward());
     if pos.piece_at(pawn_square) != Some(Piece::new(!us, PieceKind::Pawn)) {
-        return Err(FenError::EpNoPawn { square, pawn_square });
+        return Err(FenError::EpNoPawn {
+            square,
+            pawn_square,
+        });
     }
     let origin = square.offset(us.forward());
     for sq in [square, origin] {
         if pos.piece_at(sq).is_some() {
-            return Err(FenError::EpSquareOccupied { square, occupied: sq });
+            return Err(FenError::EpSquareOccupied {
+                square,
+                occupied: sq,
+            });
         }
     }
     pos.ep = Some(square);

@@ -106,7 +106,8 @@ impl Position {
         }
         // Castling rights: a rook that moves or is taken loses its right; a king move loses both.
         if self.castling.any() {
-            let mut lost = self.castling & (Bitboard::from_square(from) | Bitboard::from_square(to));
+            let mut lost =
+                self.castling & (Bitboard::from_square(from) | Bitboard::from_square(to));
             if piece.kind == PieceKind::King {
                 lost |= self.castling & Bitboard::rank(us.back_rank());
             }

@@ -1,0 +1,139 @@
+//! The `perft` binary itself: stdout, stderr and exit status.
+
+use std::process::{Command, Output};
+
+fn perft(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_perft"))
+        .args(args)
+        .output()
+        .expect("binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+
+#[test]
+fn count_is_a_plain_integer_on_stdout() {
+    let o = perft(&["--depth", "4"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "197281\n");
+    let err = stderr(&o);
+    assert!(
+        err.contains("bulk counting") && err.contains("Mnps"),
+        "{err}"
+    );
+}
+
+#[test]
+fn fen_and_no_bulk() {
+    let o = perft(&["--fen", KIWIPETE, "--depth", "3", "--no-bulk"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "97862\n");
+    assert!(stderr(&o).contains("no bulk counting"), "{}", stderr(&o));
+}
+
+#[test]
+fn classical_gives_the_same_count() {
+    let o = perft(&["--fen", KIWIPETE, "--depth", "3", "--classical"]);
+    assert_eq!(stdout(&o), "97862\n");
+    assert!(stderr(&o).contains("classical sliders"), "{}", stderr(&o));
+    let o = perft(&["--fen", KIWIPETE, "--depth", "3", "--sliders", "classical"]);
+    assert_eq!(stdout(&o), "97862\n");
+}
+
+#[test]
+fn divide_matches_stockfish_format() {
+    let o = perft(&["--depth", "2", "--divide"]);
+    assert!(o.status.success());
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 22, "{out}");
+    let moves: Vec<&str> = lines[..20].to_vec();
+    let mut sorted = moves.clone();
+    sorted.sort();
+    assert_eq!(moves, sorted, "divide lines are sorted");
+    assert!(moves.iter().all(|l| l.ends_with(": 20")), "{out}");
+    assert!(
+        moves.contains(&"e2e4: 20") && moves.contains(&"g1f3: 20"),
+        "{out}"
+    );
+    assert_eq!(lines[20], "");
+    assert_eq!(lines[21], "Nodes searched: 400");
+}
+
+#[test]
+fn divide_prints_castling_as_king_move() {
+    let o = perft(&["--fen", KIWIPETE, "--depth", "1", "--divide"]);
+    let out = stdout(&o);
+    assert!(
+        out.contains("e1g1: 1\n") && out.contains("e1c1: 1\n"),
+        "{out}"
+    );
+    assert!(out.ends_with("\nNodes searched: 48\n"), "{out}");
+}
+
+#[test]
+fn depth_zero_is_one_node() {
+    assert_eq!(stdout(&perft(&["--depth", "0"])), "1\n");
+}
+
+fn assert_bad_input(args: &[&str], fragment: &str) {
+    let o = perft(args);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    assert!(
+        err.contains(fragment),
+        "{args:?}: stderr {err:?} lacks {fragment:?}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(stdout(&o).is_empty(), "{args:?} printed {}", stdout(&o));
+}
+
+#[test]
+fn malformed_fens_exit_2_with_the_problem_named() {
+    let cases = [
+        ("4k3/8/8/8/8/8/8/4K3 w - -  0", "found 5"),
+        ("4k3/8/8/8/8/8/8/4K2X w - - 0 1", "invalid character 'X'"),
+        (
+            "4k3/8/8/8/8/8/8/4K4 w - - 0 1",
+            "rank 1 describes 9 squares",
+        ),
+        ("4k3/8/8/8/8/8/4K3 w - - 0 1", "found 7 ranks"),
+        ("4k3/8/8/8/8/8/8/4K3 x - - 0 1", "side to move"),
+        ("4k3/8/8/8/8/8/8/4K3 w Z - 0 1", "castling"),
+        ("4k3/8/8/8/8/8/8/4K3 w K - 0 1", "needs a white rook on h1"),
+        ("4k3/8/8/8/8/8/8/4K3 w - e3 0 1", "not on rank 6"),
+        ("4k3/8/8/8/8/8/8/4K3 w - e6 0 1", "no pawn on e5"),
+        ("4k3/4n3/8/4p3/8/8/8/4K3 w - e6 0 1", "e7 is occupied"),
+        ("4k3/8/8/8/8/8/8/4K3 w - - x 1", "halfmove clock"),
+        ("4k3/8/8/8/8/8/8/4K3 w - - 0 -3", "fullmove number"),
+        ("8/8/8/8/8/8/8/4K3 w - - 0 1", "black has 0 kings"),
+        ("4k3/8/8/8/8/8/8/P3K3 w - - 0 1", "pawn on a1"),
+        ("4k3/8/8/8/8/8/8/4R1K1 w - - 0 1", "black is in check"),
+    ];
+    for (fen, fragment) in cases {
+        assert_bad_input(&["--fen", fen, "--depth", "1"], fragment);
+    }
+}
+
+#[test]
+fn bad_arguments_exit_2() {
+    assert_bad_input(&["--depth", "65"], "65");
+    assert_bad_input(&["--depth", "-1"], "");
+    assert_bad_input(&["--depth", "x"], "invalid value");
+    assert_bad_input(&["--no-such-flag"], "unexpected argument");
+}
+
+#[test]
+fn help_exits_0() {
+    let o = perft(&["--help"]);
+    assert!(o.status.success());
+    assert!(stdout(&o).contains("--depth"));
+}

@@ -1,0 +1,24 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use perft::epd::{self, EpdEntry};
+use std::path::PathBuf;
+
+/// The path of a file in `tests/data`.
+pub fn data(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(name)
+}
+
+/// Every entry of a suite file in `tests/data`; a malformed line fails the test.
+pub fn suite(name: &str) -> Vec<EpdEntry> {
+    let text = std::fs::read_to_string(data(name)).expect("suite file is readable");
+    epd::parse_str(&text)
+        .into_iter()
+        .map(|e| e.unwrap_or_else(|e| panic!("{name}: {e}")))
+        .collect()
+}
+
+/// The suites of standard chess.
+pub const STANDARD_SUITES: [&str; 3] = ["standard.epd", "perftsuite.epd", "tricky.epd"];

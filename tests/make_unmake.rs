@@ -1,0 +1,72 @@
+//! Make and unmake restore every position of a depth-3 walk from each suite position exactly,
+//! Zobrist key included, and the incremental key always equals the key computed from scratch.
+
+mod common;
+
+use perft::movegen::legal_moves;
+use perft::{Magic, Position};
+
+/// Walks every legal line to `depth`, checking each make/unmake pair. Returns positions visited.
+fn walk(pos: &mut Position, depth: u32) -> u64 {
+    assert_eq!(
+        pos.key(),
+        pos.compute_key(),
+        "incremental key differs in {}",
+        pos.to_fen()
+    );
+    if depth == 0 {
+        return 1;
+    }
+    let mut visited = 1;
+    for &mv in &legal_moves::<Magic>(pos) {
+        let before = pos.clone();
+        let undo = pos.make(mv);
+        assert_ne!(
+            pos.key(),
+            before.key(),
+            "key unchanged by {mv:?} in {}",
+            before.to_fen()
+        );
+        visited += walk(pos, depth - 1);
+        pos.unmake(mv, &undo);
+        assert_eq!(
+            *pos,
+            before,
+            "unmake of {mv:?} did not restore {}",
+            before.to_fen()
+        );
+    }
+    visited
+}
+
+#[test]
+fn depth_3_walk_from_every_suite_position() {
+    let mut visited = 0;
+    for name in common::STANDARD_SUITES {
+        for entry in common::suite(name) {
+            let mut pos = Position::from_fen(&entry.fen).unwrap();
+            visited += walk(&mut pos, 3);
+        }
+    }
+    assert!(visited > 1_000_000, "visited only {visited}");
+}
+
+/// The same position reached by two move orders has the same key.
+#[test]
+fn transpositions_share_a_key() {
+    let play = |moves: &[&str]| {
+        let mut pos = Position::startpos();
+        for uci in moves {
+            let mv = *legal_moves::<Magic>(&pos)
+                .iter()
+                .find(|m| m.to_uci(false) == *uci)
+                .unwrap();
+            pos.make(mv);
+        }
+        pos
+    };
+    let a = play(&["g1f3", "g8f6", "b1c3", "b8c6"]);
+    let b = play(&["b1c3", "b8c6", "g1f3", "g8f6"]);
+    assert_eq!(a.key(), b.key());
+    assert_eq!(a.to_fen(), b.to_fen());
+}

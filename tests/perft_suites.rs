@@ -1,0 +1,97 @@
+//! Published perft counts (tests/data, copied from ../shared/perft with their sources in each
+//! file's header): every count up to 10^7 nodes, under every slider implementation, bulk and not.
+
+mod common;
+
+use perft::perft::{Counting, perft};
+use perft::{Classical, Magic, Position, Sliders};
+
+const MAX_NODES: u128 = 10_000_000;
+const MAX_NODES_NO_BULK: u128 = 2_000_000;
+
+/// Checks every listed count up to `max_nodes` (and `max_depth`); returns how many it checked.
+fn check_suites<S: Sliders>(counting: Counting, max_nodes: u128, max_depth: u32) -> usize {
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for name in common::STANDARD_SUITES {
+        for entry in common::suite(name) {
+            let mut pos = Position::from_fen(&entry.fen)
+                .unwrap_or_else(|e| panic!("{name}:{}: {e}", entry.line));
+            for &(depth, expected) in &entry.counts {
+                if expected > max_nodes || depth > max_depth {
+                    continue;
+                }
+                let got = perft::<S>(&mut pos, depth, counting) as u128;
+                checked += 1;
+                if got != expected {
+                    failures.push(format!(
+                        "{name}:{} {} depth {depth}: expected {expected}, got {got}",
+                        entry.line,
+                        entry.name()
+                    ));
+                }
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} {:?} mismatches:\n{}",
+        S::NAME,
+        counting,
+        failures.join("\n")
+    );
+    checked
+}
+
+#[test]
+fn magic_bulk_matches_published_counts() {
+    let n = check_suites::<Magic>(Counting::Bulk, MAX_NODES, u32::MAX);
+    assert!(n > 700, "only {n} counts checked");
+}
+
+#[test]
+fn classical_bulk_matches_published_counts() {
+    let n = check_suites::<Classical>(Counting::Bulk, MAX_NODES, u32::MAX);
+    assert!(n > 700, "only {n} counts checked");
+}
+
+#[test]
+fn magic_no_bulk_matches_published_counts() {
+    let n = check_suites::<Magic>(Counting::NoBulk, MAX_NODES_NO_BULK, 4);
+    assert!(n > 400, "only {n} counts checked");
+}
+
+#[test]
+fn classical_no_bulk_matches_published_counts() {
+    let n = check_suites::<Classical>(Counting::NoBulk, MAX_NODES_NO_BULK, 4);
+    assert!(n > 400, "only {n} counts checked");
+}
+
+#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+#[test]
+fn pext_bulk_matches_published_counts() {
+    let n = check_suites::<perft::attacks::Pext>(Counting::Bulk, MAX_NODES, u32::MAX);
+    assert!(n > 700, "only {n} counts checked");
+}
+
+/// The two counts the README promises, at full depth.
+#[test]
+fn startpos_6_and_kiwipete_5() {
+    let mut start = Position::startpos();
+    assert_eq!(perft::<Magic>(&mut start, 6, Counting::Bulk), 119_060_324);
+    let mut kiwipete =
+        Position::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+            .unwrap();
+    assert_eq!(
+        perft::<Magic>(&mut kiwipete, 5, Counting::Bulk),
+        193_690_690
+    );
+}
+
+/// Depth 0 is one node (the position itself), in both modes.
+#[test]
+fn depth_zero_is_one_node() {
+    let mut pos = Position::startpos();
+    assert_eq!(perft::<Magic>(&mut pos, 0, Counting::Bulk), 1);
+    assert_eq!(perft::<Magic>(&mut pos, 0, Counting::NoBulk), 1);
+}
