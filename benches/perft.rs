@@ -1,1 +1,84 @@
-fn main() {}
+//! Speed of the slider implementations: raw lookups, and perft of two positions.
+//!
+//! Every perft bench asserts its node count, so a broken generator can never be timed as fast.
+//! Run with `cargo bench`; compare implementations as ratios within one run.
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use perft::attacks::magic::Prng;
+use perft::perft::{Counting, perft};
+use perft::{Bitboard, Classical, Magic, Position, Sliders, Square};
+use std::hint::black_box;
+
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+
+/// A fixed, seeded set of (square, occupancy) pairs with realistic density (about 1/3 full).
+fn occupancies() -> Vec<(Square, Bitboard)> {
+    let mut rng = Prng::new(0xBEEF);
+    (0..4096)
+        .map(|_| {
+            let sq = Square::new((rng.next_u64() % 64) as u8);
+            let occ = rng.next_u64() & (rng.next_u64() | rng.next_u64() >> 32);
+            (sq, Bitboard(occ))
+        })
+        .collect()
+}
+
+fn lookups<S: Sliders>(c: &mut Criterion, set: &[(Square, Bitboard)]) {
+    let mut g = c.benchmark_group("lookups");
+    g.throughput(Throughput::Elements(set.len() as u64));
+    g.bench_function(BenchmarkId::new("rook", S::NAME), |b| {
+        b.iter(|| {
+            set.iter()
+                .fold(0u64, |acc, &(sq, occ)| acc ^ S::rook(sq, black_box(occ)).0)
+        })
+    });
+    g.bench_function(BenchmarkId::new("bishop", S::NAME), |b| {
+        b.iter(|| {
+            set.iter().fold(0u64, |acc, &(sq, occ)| {
+                acc ^ S::bishop(sq, black_box(occ)).0
+            })
+        })
+    });
+    g.bench_function(BenchmarkId::new("queen", S::NAME), |b| {
+        b.iter(|| {
+            set.iter()
+                .fold(0u64, |acc, &(sq, occ)| acc ^ S::queen(sq, black_box(occ)).0)
+        })
+    });
+    g.finish();
+}
+
+fn perft_bench<S: Sliders>(c: &mut Criterion, name: &str, fen: &str, depth: u32, nodes: u64) {
+    let mut g = c.benchmark_group(format!("perft/{name}-d{depth}"));
+    g.throughput(Throughput::Elements(nodes));
+    g.sample_size(20);
+    let pos = Position::from_fen(fen).expect("bench FEN is valid");
+    g.bench_function(S::NAME, |b| {
+        b.iter(|| {
+            let mut p = pos.clone();
+            let n = perft::<S>(&mut p, black_box(depth), Counting::Bulk);
+            assert_eq!(
+                n, nodes,
+                "{name} depth {depth}: wrong count, the bench is void"
+            );
+            n
+        })
+    });
+    g.finish();
+}
+
+fn all<S: Sliders>(c: &mut Criterion) {
+    lookups::<S>(c, &occupancies());
+    perft_bench::<S>(c, "startpos", perft::position::STARTPOS, 4, 197_281);
+    perft_bench::<S>(c, "kiwipete", KIWIPETE, 3, 97_862);
+}
+
+fn benches(c: &mut Criterion) {
+    all::<Classical>(c);
+    all::<Magic>(c);
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    all::<perft::attacks::Pext>(c);
+}
+
+criterion_group!(sliders, benches);
+criterion_main!(sliders);

@@ -33,7 +33,9 @@ pub fn perft_bulk<S: Sliders>(pos: &mut Position, depth: u32) -> u64 {
 
 /// `depth >= 2`.
 fn bulk_inner<S: Sliders>(pos: &mut Position, depth: u32) -> u64 {
-    let moves = movegen::legal_moves::<S>(pos);
+    // Filled in place: returning the list by value would copy its whole array.
+    let mut moves = MoveList::new();
+    movegen::generate::<S, MoveList, true>(pos, &mut moves);
     let mut nodes = 0;
     for &mv in &moves {
         let undo = pos.make(mv);
@@ -52,7 +54,8 @@ pub fn perft_no_bulk<S: Sliders>(pos: &mut Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
-    let moves = movegen::legal_moves::<S>(pos);
+    let mut moves = MoveList::new();
+    movegen::generate::<S, MoveList, true>(pos, &mut moves);
     let mut nodes = 0;
     for &mv in &moves {
         let undo = pos.make(mv);

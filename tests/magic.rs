@@ -1,0 +1,149 @@
+//! Magic bitboards: the shipped magics are what our finder produces, the tables equal the
+//! classical ray scan (and the square-by-square walk) for every subset of every mask and for
+//! 100,000 seeded random full-board occupancies, and the tables are no larger than the fancy layout.
+
+use perft::attacks::magic::{
+    self, BISHOP_MAGICS, Prng, ROOK_MAGICS, SHIPPED_SEED, Slider, relevant_mask, subsets,
+};
+use perft::attacks::{bishop_walk, rook_walk};
+use perft::{Bitboard, Classical, Magic, Sliders, Square};
+
+/// Every implementation compiled into this build.
+fn check_all(sq: Square, occ: Bitboard) {
+    let rook = rook_walk(sq, occ);
+    let bishop = bishop_walk(sq, occ);
+    assert_eq!(
+        Classical::rook(sq, occ),
+        rook,
+        "classical rook {sq} {occ:?}"
+    );
+    assert_eq!(
+        Classical::bishop(sq, occ),
+        bishop,
+        "classical bishop {sq} {occ:?}"
+    );
+    assert_eq!(Magic::rook(sq, occ), rook, "magic rook {sq} {occ:?}");
+    assert_eq!(Magic::bishop(sq, occ), bishop, "magic bishop {sq} {occ:?}");
+    assert_eq!(Magic::queen(sq, occ), rook | bishop);
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    {
+        use perft::attacks::Pext;
+        assert_eq!(Pext::rook(sq, occ), rook, "pext rook {sq} {occ:?}");
+        assert_eq!(Pext::bishop(sq, occ), bishop, "pext bishop {sq} {occ:?}");
+    }
+}
+
+#[test]
+fn every_subset_of_every_mask() {
+    let mut n = 0;
+    for sq in Square::ALL {
+        for slider in [Slider::Rook, Slider::Bishop] {
+            for occ in subsets(relevant_mask(slider, sq)) {
+                check_all(sq, occ);
+                n += 1;
+            }
+        }
+    }
+    assert_eq!(n, 102_400 + 5_248);
+}
+
+#[test]
+fn random_full_board_occupancies() {
+    let mut rng = Prng::new(0xC0DE);
+    for i in 0..100_000u64 {
+        // Mix dense, sparse and medium boards; squares off the mask must not matter.
+        let occ = match i % 3 {
+            0 => rng.next_u64(),
+            1 => rng.next_u64() & rng.next_u64() & rng.next_u64(),
+            _ => rng.next_u64() | rng.next_u64(),
+        };
+        let sq = Square::new((rng.next_u64() % 64) as u8);
+        check_all(sq, Bitboard(occ));
+    }
+}
+
+#[test]
+fn shipped_magics_are_what_our_finder_produces() {
+    let search = magic::find_magics(SHIPPED_SEED);
+    let rook: Vec<u64> = search.rook.iter().map(|m| m.magic).collect();
+    let bishop: Vec<u64> = search.bishop.iter().map(|m| m.magic).collect();
+    assert_eq!(rook, ROOK_MAGICS);
+    assert_eq!(bishop, BISHOP_MAGICS);
+    assert_eq!(search.entries(), magic::TABLE_LEN);
+}
+
+#[test]
+fn finder_works_from_other_seeds_and_verifies_exhaustively() {
+    for seed in [1, 42, 0xFFFF_FFFF] {
+        let search = magic::find_magics(seed);
+        let rook: [u64; 64] = std::array::from_fn(|i| search.rook[i].magic);
+        let bishop: [u64; 64] = std::array::from_fn(|i| search.bishop[i].magic);
+        assert_eq!(magic::verify_magics(Slider::Rook, &rook), Ok(102_400));
+        assert_eq!(magic::verify_magics(Slider::Bishop, &bishop), Ok(5_248));
+        for (slider, found) in [
+            (Slider::Rook, &search.rook),
+            (Slider::Bishop, &search.bishop),
+        ] {
+            for (sq, m) in Square::ALL.into_iter().zip(found) {
+                // Accepted candidates passed the quick reject: 6+ bits in the top byte.
+                let mask = relevant_mask(slider, sq);
+                assert!((mask.0.wrapping_mul(m.magic) >> 56).count_ones() >= 6);
+                assert_eq!(m.entries, 1 << mask.count());
+                assert!(m.distinct <= m.entries);
+            }
+        }
+    }
+}
+
+#[test]
+fn verifier_rejects_a_bad_magic() {
+    let mut rook = ROOK_MAGICS;
+    rook[27] = 1; // multiplying by 1 keeps the low bits: every subset lands on one index
+    assert_eq!(
+        magic::verify_magics(Slider::Rook, &rook),
+        Err(Square::new(27))
+    );
+    let mut bishop = BISHOP_MAGICS;
+    bishop[0] = 0;
+    assert_eq!(
+        magic::verify_magics(Slider::Bishop, &bishop),
+        Err(Square::new(0))
+    );
+}
+
+#[test]
+fn masks_leave_out_the_edges() {
+    let sq = |s: &str| Square::parse(s).unwrap();
+    // Rook on a1: a2..a7 and b1..g1. Bishop on d4: its diagonals without the edge squares.
+    assert_eq!(relevant_mask(Slider::Rook, sq("a1")).count(), 12);
+    assert_eq!(relevant_mask(Slider::Rook, sq("d4")).count(), 10);
+    assert_eq!(relevant_mask(Slider::Bishop, sq("d4")).count(), 9);
+    assert_eq!(relevant_mask(Slider::Bishop, sq("a1")).count(), 6);
+    for s in Square::ALL {
+        let edges = Bitboard::FILE_A | Bitboard::FILE_H | Bitboard::rank(0) | Bitboard::rank(7);
+        // A bishop mask never holds an edge square; a rook mask only along its own rank/file.
+        assert!((relevant_mask(Slider::Bishop, s) & edges).is_empty());
+        let own_lines = Bitboard::rank(s.rank()) | Bitboard::file(s.file());
+        let rook = relevant_mask(Slider::Rook, s);
+        assert_eq!(rook, (rook_walk(s, Bitboard::EMPTY) & own_lines) & rook);
+        assert!(!rook.contains(s));
+    }
+}
+
+#[test]
+fn packed_tables_are_no_larger_than_the_fancy_layout() {
+    // Fancy layout: 2^bits entries per square, 102,400 for rooks and 5,248 for bishops.
+    assert!(magic::TABLE_LEN <= 107_648);
+    assert!(magic::table_bytes() <= 107_648 * 8 + 128 * 24);
+}
+
+#[test]
+fn subsets_enumerates_each_subset_once() {
+    let mask = relevant_mask(Slider::Bishop, Square::new(0));
+    let mut all: Vec<u64> = subsets(mask).map(|b| b.0).collect();
+    assert_eq!(all.len(), 64);
+    all.sort_unstable();
+    all.dedup();
+    assert_eq!(all.len(), 64);
+    assert!(all.iter().all(|&b| b & !mask.0 == 0));
+}
