@@ -151,6 +151,9 @@ const BISHOP_BUILD: ([MagicEntry; 64], u32) =
 /// Number of entries in the packed table (rooks then bishops).
 pub const TABLE_LEN: usize = BISHOP_BUILD.1 as usize;
 
+// The packed layout is exactly the fancy one: 102,400 rook and 5,248 bishop entries.
+const _: () = assert!(TABLE_LEN == 107_648);
+
 /// Per-square rook entries.
 pub static ROOK_ENTRIES: [MagicEntry; 64] = ROOK_BUILD.0;
 /// Per-square bishop entries.
