@@ -106,6 +106,15 @@ impl fmt::Display for EpdError {
     }
 }
 
+impl EpdError {
+    /// The message without the `line N: ` prefix (for `file:line: message` output).
+    pub fn kind_message(&self) -> String {
+        let full = self.to_string();
+        let prefix = format!("line {}: ", self.line);
+        full.strip_prefix(&prefix).unwrap_or(&full).to_string()
+    }
+}
+
 impl std::error::Error for EpdError {}
 
 /// A `.perft` block being assembled.

@@ -5,7 +5,7 @@
 //! - [`position`]: the board state, FEN, make/unmake, attack queries.
 //! - [`movegen`]: pseudo-legal generation and the legality filter.
 //! - [`perft`]: node counting, bulk and not, and divide.
-//! - [`epd`]: reading perft suites.
+//! - [`epd`]: reading perft suites; [`suite`]: running them.
 
 pub mod attacks;
 pub mod bitboard;
@@ -13,6 +13,7 @@ pub mod epd;
 pub mod movegen;
 pub mod perft;
 pub mod position;
+pub mod suite;
 pub mod types;
 
 pub use attacks::{Classical, Magic, Sliders};

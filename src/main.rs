@@ -4,7 +4,9 @@ use anyhow::{Context, Result, bail};
 use clap::{Parser, ValueEnum};
 use perft::attacks::magic::{self, Slider};
 use perft::perft::{Counting, divide, perft};
-use perft::{Classical, Magic, Position, Sliders};
+use perft::suite::{self, Limits, PositionReport, Summary};
+use perft::{Classical, Magic, Position, Sliders, epd};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -61,6 +63,29 @@ struct Cli {
     /// Seed for `--magics` (default: the seed that produced the shipped magics).
     #[arg(long, requires = "magics")]
     seed: Option<u64>,
+
+    /// Check every position of a suite file (EPD with `;D<n> <count>` fields, or the `.perft`
+    /// block format) and report PASS or FAIL per position.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["fen", "divide", "magics"])]
+    suite: Option<PathBuf>,
+
+    /// With `--suite`: skip depths above this.
+    #[arg(long, default_value_t = MAX_DEPTH, requires = "suite",
+          value_parser = clap::value_parser!(u32).range(1..=MAX_DEPTH as i64))]
+    max_depth: u32,
+
+    /// With `--suite`: skip checks whose expected count is above this.
+    #[arg(long, default_value_t = 100_000_000, requires = "suite")]
+    max_nodes: u128,
+
+    /// With `--suite`: machine-readable output (one JSON document on stdout).
+    #[arg(long, requires = "suite")]
+    json: bool,
+
+    /// Chess960 castling rules (`KQkq` read as X-FEN, castling printed as king takes rook).
+    /// Shredder-FEN castling letters (rook files) select them by themselves.
+    #[arg(long)]
+    chess960: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -74,6 +99,7 @@ enum SliderChoice {
 }
 
 fn main() -> ExitCode {
+    restore_sigpipe();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -94,30 +120,70 @@ fn main() -> ExitCode {
     }
 }
 
+/// Output piped into a reader that stops early (`perft --suite x | head`) should end the process
+/// quietly, as it does for `cat` or `grep`; Rust ignores SIGPIPE by default, which turns the
+/// closed pipe into a panic inside `println!`.
+fn restore_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: called first thing in `main`, before any thread exists; SIG_DFL is a valid action.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 fn run(cli: &Cli) -> Result<ExitCode> {
     if cli.magics {
         return run_magics(cli.seed.unwrap_or(magic::SHIPPED_SEED));
     }
-    let fen = cli.fen.as_deref().unwrap_or(perft::position::STARTPOS);
-    let pos = Position::from_fen(fen).with_context(|| format!("invalid FEN '{fen}'"))?;
     let counting = if cli.no_bulk {
         Counting::NoBulk
     } else {
         Counting::Bulk
     };
-    if cli.compare {
-        return compare(&pos, cli.depth, counting, cli.rounds);
+    if let Some(path) = &cli.suite {
+        let limits = Limits {
+            max_depth: cli.max_depth,
+            max_nodes: cli.max_nodes,
+        };
+        if cli.compare {
+            let work = suite_work(path, cli.chess960, limits)?;
+            return compare(
+                &work,
+                &format!("suite {}", path.display()),
+                counting,
+                cli.rounds,
+            );
+        }
+        return match slider_choice(cli) {
+            SliderChoice::Magic => run_suite::<Magic>(cli, path, limits, counting),
+            SliderChoice::Classical => run_suite::<Classical>(cli, path, limits, counting),
+            SliderChoice::Pext => run_suite_pext(cli, path, limits, counting),
+        };
     }
-    let choice = if cli.classical {
-        SliderChoice::Classical
-    } else {
-        cli.sliders
-    };
+    let fen = cli.fen.as_deref().unwrap_or(perft::position::STARTPOS);
+    let pos = Position::from_fen_with(fen, cli.chess960)
+        .with_context(|| format!("invalid FEN '{fen}'"))?;
+    if cli.compare {
+        let work = vec![Work {
+            pos: pos.clone(),
+            depth: cli.depth,
+            expected: None,
+        }];
+        return compare(&work, &pos.to_fen(), counting, cli.rounds);
+    }
     // The one place the slider implementation is chosen: everything below is monomorphized.
-    match choice {
+    match slider_choice(cli) {
         SliderChoice::Magic => run_perft::<Magic>(cli, pos, counting),
         SliderChoice::Classical => run_perft::<Classical>(cli, pos, counting),
         SliderChoice::Pext => run_pext(cli, pos, counting),
+    }
+}
+
+fn slider_choice(cli: &Cli) -> SliderChoice {
+    if cli.classical {
+        SliderChoice::Classical
+    } else {
+        cli.sliders
     }
 }
 
@@ -126,12 +192,22 @@ fn run_pext(cli: &Cli, pos: Position, counting: Counting) -> Result<ExitCode> {
     run_perft::<perft::attacks::Pext>(cli, pos, counting)
 }
 
+#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+fn run_suite_pext(cli: &Cli, path: &Path, limits: Limits, counting: Counting) -> Result<ExitCode> {
+    run_suite::<perft::attacks::Pext>(cli, path, limits, counting)
+}
+
+const NO_PEXT: &str = "this build has no PEXT sliders: it was compiled without BMI2. Rebuild with \
+    RUSTFLAGS=\"-C target-cpu=native\" cargo build --release (on a CPU with BMI2)";
+
 #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
 fn run_pext(_: &Cli, _: Position, _: Counting) -> Result<ExitCode> {
-    bail!(
-        "this build has no PEXT sliders: it was compiled without BMI2. Rebuild with \
-         RUSTFLAGS=\"-C target-cpu=native\" cargo build --release (on a CPU with BMI2)"
-    )
+    bail!(NO_PEXT)
+}
+
+#[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+fn run_suite_pext(_: &Cli, _: &Path, _: Limits, _: Counting) -> Result<ExitCode> {
+    bail!(NO_PEXT)
 }
 
 fn counting_name(counting: Counting) -> &'static str {
@@ -179,12 +255,44 @@ fn run_perft<S: Sliders>(cli: &Cli, mut pos: Position, counting: Counting) -> Re
     Ok(ExitCode::SUCCESS)
 }
 
+/// One perft of a comparison workload, with the published count when there is one.
+struct Work {
+    pos: Position,
+    depth: u32,
+    expected: Option<u128>,
+}
+
+/// Every check of a suite within the limits, for `--compare --suite`.
+fn suite_work(path: &Path, chess960: bool, limits: Limits) -> Result<Vec<Work>> {
+    let file =
+        std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    let mut work = Vec::new();
+    for entry in epd::read(std::io::BufReader::new(file)) {
+        let entry = entry.map_err(|e| anyhow::anyhow!("{}:{e}", path.display()))?;
+        let pos = suite::parse_position(&entry, chess960)
+            .with_context(|| format!("{}:line {}: invalid FEN", path.display(), entry.line))?;
+        for &(depth, expected) in &entry.counts {
+            if limits.allows(depth, expected) {
+                work.push(Work {
+                    pos: pos.clone(),
+                    depth,
+                    expected: Some(expected),
+                });
+            }
+        }
+    }
+    if work.is_empty() {
+        bail!("{}: no checks within the limits", path.display());
+    }
+    Ok(work)
+}
+
 /// One implementation's entry in the comparison.
 struct Contender {
     name: &'static str,
     run: fn(&mut Position, u32, Counting) -> u64,
     times: Vec<Duration>,
-    nodes: Option<u64>,
+    counts: Option<Vec<u64>>,
 }
 
 fn contender<S: Sliders>() -> Contender {
@@ -192,16 +300,18 @@ fn contender<S: Sliders>() -> Contender {
         name: S::NAME,
         run: perft::<S>,
         times: Vec::new(),
-        nodes: None,
+        counts: None,
     }
 }
 
-/// Runs the same perft with each slider implementation, alternating (A B A B ... then reversed
-/// order on odd rounds), checks the counts agree and prints the medians.
-fn compare(pos: &Position, depth: u32, counting: Counting, rounds: u32) -> Result<ExitCode> {
+/// Runs the same work with each slider implementation, alternating (forward order on even
+/// rounds, reversed on odd ones), checks that the counts agree with each other and with the
+/// published ones, and prints the median times.
+fn compare(work: &[Work], what: &str, counting: Counting, rounds: u32) -> Result<ExitCode> {
     let mut contenders = vec![contender::<Classical>(), contender::<Magic>()];
     #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
     contenders.push(contender::<perft::attacks::Pext>());
+    let mut mismatch = Vec::new();
     for round in 0..rounds {
         let order: Vec<usize> = if round % 2 == 0 {
             (0..contenders.len()).collect()
@@ -210,25 +320,37 @@ fn compare(pos: &Position, depth: u32, counting: Counting, rounds: u32) -> Resul
         };
         for i in order {
             let c = &mut contenders[i];
-            let mut p = pos.clone();
             let start = Instant::now();
-            let n = (c.run)(&mut p, depth, counting);
+            let counts: Vec<u64> = work
+                .iter()
+                .map(|w| (c.run)(&mut w.pos.clone(), w.depth, counting))
+                .collect();
             c.times.push(start.elapsed());
-            if let Some(prev) = c.nodes
-                && prev != n
-            {
-                bail!("{} gave {prev} then {n} nodes", c.name);
+            if c.counts.as_ref().is_some_and(|prev| *prev != counts) {
+                bail!("{} gave different counts in two rounds", c.name);
             }
-            c.nodes = Some(n);
+            c.counts = Some(counts);
         }
     }
-    let nodes = contenders[0].nodes.unwrap_or(0);
-    let mut agree = true;
     for c in &contenders {
-        if c.nodes != Some(nodes) {
-            agree = false;
+        let counts = c.counts.as_deref().unwrap_or(&[]);
+        for (w, &n) in work.iter().zip(counts) {
+            let reference = contenders[0].counts.as_deref().unwrap_or(&[]);
+            let differs = w.expected.is_some_and(|e| e != u128::from(n));
+            if differs || reference.len() != counts.len() {
+                mismatch.push(format!(
+                    "{}: depth {} of {}: got {n}",
+                    c.name,
+                    w.depth,
+                    w.pos.to_fen()
+                ));
+            }
+        }
+        if c.counts != contenders[0].counts {
+            mismatch.push(format!("{} and {} disagree", c.name, contenders[0].name));
         }
     }
+    let nodes: u64 = contenders[0].counts.iter().flatten().sum();
     let median = |c: &Contender| {
         let mut t = c.times.clone();
         t.sort();
@@ -236,10 +358,15 @@ fn compare(pos: &Position, depth: u32, counting: Counting, rounds: u32) -> Resul
     };
     let base = median(&contenders[0]);
     println!(
-        "perft depth {depth}, {}, 1 thread, {rounds} rounds alternating, median time",
+        "{what}: {} perft{}, {}, 1 thread, {rounds} rounds alternating, median time",
+        work.len(),
+        if work.len() == 1 {
+            format!(" depth {}", work[0].depth)
+        } else {
+            "s".to_string()
+        },
         counting_name(counting)
     );
-    println!("{}", pos.to_fen());
     println!();
     println!(
         "{:<10} {:>15} {:>10} {:>9} {:>12}",
@@ -250,14 +377,16 @@ fn compare(pos: &Position, depth: u32, counting: Counting, rounds: u32) -> Resul
         println!(
             "{:<10} {:>15} {:>10.3} {:>9.1} {:>11.2}x",
             c.name,
-            c.nodes.unwrap_or(0),
+            nodes,
             t.as_secs_f64(),
-            mnps(c.nodes.unwrap_or(0), t),
+            mnps(nodes, t),
             base.as_secs_f64() / t.as_secs_f64().max(1e-9)
         );
     }
-    if !agree {
-        eprintln!("error: the implementations disagree on the node count");
+    if !mismatch.is_empty() {
+        for m in &mismatch {
+            eprintln!("error: {m}");
+        }
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)
@@ -320,4 +449,289 @@ fn run_magics(seed: u64) -> Result<ExitCode> {
         }
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// Shows a progress bar on a terminal once a run has lasted a moment; never when the output is
+/// piped or JSON.
+struct Progress {
+    bar: Option<indicatif::ProgressBar>,
+    start: Instant,
+    shown: bool,
+}
+
+impl Progress {
+    fn new(enabled: bool, total: u64) -> Progress {
+        use std::io::IsTerminal;
+        let bar = (enabled && std::io::stderr().is_terminal()).then(|| {
+            let bar = indicatif::ProgressBar::with_draw_target(
+                Some(total),
+                indicatif::ProgressDrawTarget::hidden(),
+            );
+            let style = indicatif::ProgressStyle::with_template(
+                "{bar:40} {percent:>3}% {human_pos}/{human_len} nodes, eta {eta}",
+            );
+            if let Ok(style) = style {
+                bar.set_style(style);
+            }
+            bar
+        });
+        Progress {
+            bar,
+            start: Instant::now(),
+            shown: false,
+        }
+    }
+
+    fn advance(&mut self, nodes: u64) {
+        if let Some(bar) = &self.bar {
+            bar.inc(nodes);
+            if !self.shown && self.start.elapsed() > Duration::from_millis(500) {
+                bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+                self.shown = true;
+            }
+        }
+    }
+
+    /// Prints a line above the bar.
+    fn println(&self, line: &str) {
+        match &self.bar {
+            Some(bar) if self.shown => bar.suspend(|| println!("{line}")),
+            _ => println!("{line}"),
+        }
+    }
+
+    fn eprintln(&self, line: &str) {
+        match &self.bar {
+            Some(bar) if self.shown => bar.suspend(|| eprintln!("{line}")),
+            _ => eprintln!("{line}"),
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// `D1-D5`, or `D1 D3` for depths that are not consecutive.
+fn depth_list(depths: &[u32]) -> String {
+    if depths.is_empty() {
+        return "-".to_string();
+    }
+    let consecutive = depths.windows(2).all(|w| w[1] == w[0] + 1);
+    if consecutive && depths.len() > 1 {
+        format!("D{}-D{}", depths[0], depths[depths.len() - 1])
+    } else {
+        depths
+            .iter()
+            .map(|d| format!("D{d}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+fn position_lines(r: &PositionReport) -> Vec<String> {
+    let ran: Vec<u32> = r.run().map(|c| c.depth).collect();
+    let name = match &r.id {
+        Some(id) => id.clone(),
+        None => r
+            .fen
+            .split_ascii_whitespace()
+            .take(2)
+            .collect::<Vec<_>>()
+            .join(" "),
+    };
+    let status = if !r.passed() {
+        "FAIL"
+    } else if ran.is_empty() {
+        "SKIP"
+    } else {
+        "PASS"
+    };
+    let mut line = format!(
+        "{status}  {name:<32} {:<10} {:>8.3} s {:>8.1} Mnps",
+        depth_list(&ran),
+        r.time().as_secs_f64(),
+        mnps(r.nodes(), r.time())
+    );
+    let mut skipped: Vec<(u32, &str)> = Vec::new();
+    for c in &r.checks {
+        if let Some(reason) = c.skipped {
+            skipped.push((c.depth, reason.describe()));
+        }
+    }
+    if !skipped.is_empty() {
+        let mut reasons: Vec<&str> = skipped.iter().map(|s| s.1).collect();
+        reasons.dedup();
+        let depths: Vec<u32> = skipped.iter().map(|s| s.0).collect();
+        line.push_str(&format!(
+            "  (skipped {}: {})",
+            depth_list(&depths),
+            reasons.join(", ")
+        ));
+    }
+    let mut lines = vec![line];
+    for c in r.checks.iter().filter(|c| c.failed()) {
+        lines.push(format!(
+            "      depth {}: expected {}, got {}",
+            c.depth,
+            c.expected,
+            c.actual.unwrap_or(0)
+        ));
+        lines.push(format!("      FEN: {}", r.fen));
+    }
+    if let Some((depth, moves)) = &r.divide {
+        lines.push(format!(
+            "      divide at depth {depth} ({} root moves):",
+            moves.len()
+        ));
+        for (mv, n) in moves {
+            lines.push(format!("        {mv}: {n}"));
+        }
+    }
+    lines
+}
+
+fn report_json(r: &PositionReport) -> serde_json::Value {
+    let checks: Vec<serde_json::Value> = r
+        .checks
+        .iter()
+        .map(|c| {
+            serde_json::json!({
+                "depth": c.depth,
+                "expected": c.expected,
+                "actual": c.actual,
+                "pass": c.actual.map(|_| c.passed()),
+                "skipped": c.skipped.map(|s| s.describe()),
+                "time": c.time.as_secs_f64(),
+            })
+        })
+        .collect();
+    let divide = r.divide.as_ref().map(|(depth, moves)| {
+        serde_json::json!({
+            "depth": depth,
+            "moves": moves.iter().map(|(m, n)| serde_json::json!({"move": m, "nodes": n})).collect::<Vec<_>>(),
+        })
+    });
+    serde_json::json!({
+        "line": r.line,
+        "id": r.id,
+        "fen": r.fen,
+        "pass": r.passed(),
+        "nodes": r.nodes(),
+        "time": r.time().as_secs_f64(),
+        "checks": checks,
+        "divide": divide,
+    })
+}
+
+/// The total expected nodes of the checks within the limits (a first streamed pass over the
+/// file, for the progress bar).
+fn planned_nodes(path: &Path, limits: Limits) -> u64 {
+    let Ok(file) = std::fs::File::open(path) else {
+        return 0;
+    };
+    epd::read(std::io::BufReader::new(file))
+        .flatten()
+        .flat_map(|e| e.counts)
+        .filter(|&(d, n)| limits.allows(d, n))
+        .map(|(_, n)| n as u64)
+        .sum()
+}
+
+fn run_suite<S: Sliders>(
+    cli: &Cli,
+    path: &Path,
+    limits: Limits,
+    counting: Counting,
+) -> Result<ExitCode> {
+    let file =
+        std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    let total = if cli.json {
+        0
+    } else {
+        planned_nodes(path, limits)
+    };
+    let mut progress = Progress::new(!cli.json, total);
+    let mut summary = Summary::default();
+    let mut json_positions = Vec::new();
+    let mut json_errors = Vec::new();
+    let file_name = path.display().to_string();
+    for entry in epd::read(std::io::BufReader::new(file)) {
+        let (line, message) = match entry {
+            Err(e) => (e.line, e.kind_message()),
+            Ok(entry) => match suite::parse_position(&entry, cli.chess960) {
+                Err(e) => (entry.line, format!("invalid FEN: {e}")),
+                Ok(pos) => {
+                    let report = suite::run_position::<S>(&entry, pos, limits, counting, |n| {
+                        progress.advance(n)
+                    });
+                    summary.add(&report);
+                    if cli.json {
+                        json_positions.push(report_json(&report));
+                    } else {
+                        for l in position_lines(&report) {
+                            progress.println(&l);
+                        }
+                    }
+                    continue;
+                }
+            },
+        };
+        summary.errors += 1;
+        progress.eprintln(&format!("{file_name}:{line}: {message}"));
+        if cli.json {
+            json_errors.push(serde_json::json!({"line": line, "message": message}));
+        }
+    }
+    progress.finish();
+    let setup = format!("{}, {} sliders, 1 thread", counting_name(counting), S::NAME);
+    if summary.positions == 0 && summary.errors == 0 {
+        bail!("{file_name}: no positions found");
+    }
+    if cli.json {
+        let doc = serde_json::json!({
+            "file": file_name,
+            "positions": json_positions,
+            "errors": json_errors,
+            "summary": {
+                "positions": summary.positions,
+                "passed": summary.passed,
+                "failed": summary.failed,
+                "skipped": summary.skipped,
+                "errors": summary.errors,
+                "nodes": summary.nodes,
+                "time": summary.time.as_secs_f64(),
+                "mnps": summary.mnps(),
+                "counting": counting_name(counting),
+                "sliders": S::NAME,
+                "threads": 1,
+                "max_depth": limits.max_depth,
+                "max_nodes": limits.max_nodes,
+            },
+        });
+        println!("{doc:#}");
+    } else {
+        println!();
+        println!(
+            "{} positions: {} checks passed, {} failed, {} skipped; {} bad lines",
+            summary.positions, summary.passed, summary.failed, summary.skipped, summary.errors
+        );
+        println!(
+            "{} nodes in {:.2} s, {:.1} Mnps ({setup}; limits: depth <= {}, nodes <= {})",
+            summary.nodes,
+            summary.time.as_secs_f64(),
+            summary.mnps(),
+            limits.max_depth,
+            limits.max_nodes
+        );
+    }
+    Ok(if summary.failed > 0 {
+        ExitCode::from(1)
+    } else if summary.errors > 0 {
+        ExitCode::from(2)
+    } else {
+        ExitCode::SUCCESS
+    })
 }

@@ -1,0 +1,201 @@
+//! Running a perft suite: each position's listed depths within limits, pass or fail, and on a
+//! failure the divide at the failing depth, so the user can start bisecting.
+
+use crate::attacks::Sliders;
+use crate::epd::EpdEntry;
+use crate::perft::{Counting, divide, perft};
+use crate::position::{FenError, Position};
+use std::time::{Duration, Instant};
+
+/// Which checks to run.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Skip depths above this.
+    pub max_depth: u32,
+    /// Skip checks whose expected count is above this.
+    pub max_nodes: u128,
+}
+
+impl Limits {
+    /// Whether the check `(depth, expected)` is within the limits.
+    pub fn allows(&self, depth: u32, expected: u128) -> bool {
+        depth <= self.max_depth && expected <= self.max_nodes
+    }
+}
+
+/// Why a listed depth was not checked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SkipReason {
+    /// Deeper than `--max-depth`.
+    MaxDepth,
+    /// More nodes than `--max-nodes`.
+    MaxNodes,
+    /// A shallower depth of the same position already failed.
+    AfterFailure,
+}
+
+impl SkipReason {
+    /// A short description for output.
+    pub fn describe(self) -> &'static str {
+        match self {
+            SkipReason::MaxDepth => "over --max-depth",
+            SkipReason::MaxNodes => "over --max-nodes",
+            SkipReason::AfterFailure => "after a failure",
+        }
+    }
+}
+
+/// One depth of one position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Check {
+    pub depth: u32,
+    pub expected: u128,
+    /// The count we computed, `None` if skipped.
+    pub actual: Option<u64>,
+    pub skipped: Option<SkipReason>,
+    pub time: Duration,
+}
+
+impl Check {
+    /// Whether the check ran and matched.
+    pub fn passed(&self) -> bool {
+        self.actual.map(u128::from) == Some(self.expected)
+    }
+
+    /// Whether the check ran and did not match.
+    pub fn failed(&self) -> bool {
+        self.actual.is_some() && !self.passed()
+    }
+}
+
+/// The outcome for one suite position.
+#[derive(Clone, Debug)]
+pub struct PositionReport {
+    pub line: usize,
+    pub id: Option<String>,
+    pub fen: String,
+    /// The checks in increasing depth.
+    pub checks: Vec<Check>,
+    /// At the first failing depth: the count under each root move (UCI, sorted).
+    pub divide: Option<(u32, Vec<(String, u64)>)>,
+}
+
+impl PositionReport {
+    /// Checks that ran.
+    pub fn run(&self) -> impl Iterator<Item = &Check> {
+        self.checks.iter().filter(|c| c.actual.is_some())
+    }
+
+    /// Whether every check that ran passed.
+    pub fn passed(&self) -> bool {
+        self.checks.iter().all(|c| !c.failed())
+    }
+
+    /// Nodes computed.
+    pub fn nodes(&self) -> u64 {
+        self.run().filter_map(|c| c.actual).sum()
+    }
+
+    /// Time spent counting (the divide excluded).
+    pub fn time(&self) -> Duration {
+        self.checks.iter().map(|c| c.time).sum()
+    }
+}
+
+/// Parses an entry's FEN: Chess960 rules if `chess960`, or if the castling field uses rook files.
+pub fn parse_position(entry: &EpdEntry, chess960: bool) -> Result<Position, FenError> {
+    Position::from_fen_with(&entry.fen, chess960)
+}
+
+/// Runs the checks of `entry` within `limits`, calling `progress` with the nodes of each check
+/// as it completes.
+pub fn run_position<S: Sliders>(
+    entry: &EpdEntry,
+    mut pos: Position,
+    limits: Limits,
+    counting: Counting,
+    mut progress: impl FnMut(u64),
+) -> PositionReport {
+    let mut counts = entry.counts.clone();
+    counts.sort_unstable();
+    let mut report = PositionReport {
+        line: entry.line,
+        id: entry.id.clone(),
+        fen: entry.fen.clone(),
+        checks: Vec::with_capacity(counts.len()),
+        divide: None,
+    };
+    let mut failed = false;
+    for (depth, expected) in counts {
+        let skipped = if failed {
+            Some(SkipReason::AfterFailure)
+        } else if depth > limits.max_depth {
+            Some(SkipReason::MaxDepth)
+        } else if expected > limits.max_nodes {
+            Some(SkipReason::MaxNodes)
+        } else {
+            None
+        };
+        let mut check = Check {
+            depth,
+            expected,
+            actual: None,
+            skipped,
+            time: Duration::ZERO,
+        };
+        if skipped.is_none() {
+            let start = Instant::now();
+            let n = perft::<S>(&mut pos, depth, counting);
+            check.time = start.elapsed();
+            check.actual = Some(n);
+            progress(n);
+            if check.failed() {
+                failed = true;
+                let mut lines: Vec<(String, u64)> = divide::<S>(&mut pos, depth, counting)
+                    .into_iter()
+                    .map(|(mv, n)| (mv.to_uci(pos.is_chess960()), n))
+                    .collect();
+                lines.sort();
+                report.divide = Some((depth, lines));
+            }
+        }
+        report.checks.push(check);
+    }
+    report
+}
+
+/// Totals over a suite run.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    pub positions: usize,
+    pub passed: usize,
+    pub failed: usize,
+    pub skipped: usize,
+    /// Lines that could not be read or whose FEN was rejected.
+    pub errors: usize,
+    pub nodes: u64,
+    pub time: Duration,
+}
+
+impl Summary {
+    /// Adds one position's report.
+    pub fn add(&mut self, r: &PositionReport) {
+        self.positions += 1;
+        for c in &r.checks {
+            if c.passed() {
+                self.passed += 1;
+            } else if c.failed() {
+                self.failed += 1;
+            } else {
+                self.skipped += 1;
+            }
+        }
+        self.nodes += r.nodes();
+        self.time += r.time();
+    }
+
+    /// Millions of nodes per second over the whole run.
+    pub fn mnps(&self) -> f64 {
+        self.nodes as f64 / self.time.as_secs_f64().max(1e-9) / 1e6
+    }
+}

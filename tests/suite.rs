@@ -1,0 +1,233 @@
+//! `perft --suite`: pass/fail per position and depth, exit codes, JSON, the `.perft` format,
+//! and bad input that is reported with its line while the other lines still run.
+
+mod common;
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn perft(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_perft"))
+        .args(args)
+        .output()
+        .expect("binary runs")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// Writes `content` to a fresh file in the temporary directory.
+fn temp_file(name: &str, content: &[u8]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("perft-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, content).unwrap();
+    path
+}
+
+const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+#[test]
+fn passing_suite_exits_0_with_a_summary() {
+    let path = common::data("standard.epd");
+    let o = perft(&["--suite", path.to_str().unwrap(), "--max-nodes", "1000000"]);
+    let out = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}{}", text(&o.stderr));
+    assert_eq!(
+        out.lines().filter(|l| l.starts_with("PASS")).count(),
+        7,
+        "{out}"
+    );
+    assert!(out.contains("PASS  cpw-initial"), "{out}");
+    assert!(out.contains("(skipped D5-D15: over --max-nodes)"), "{out}");
+    assert!(out.contains("7 positions: "), "{out}");
+    assert!(out.contains(" 0 failed"), "{out}");
+}
+
+#[test]
+fn wrong_count_fails_with_expected_actual_and_divide() {
+    let path = temp_file(
+        "wrong.epd",
+        format!("{START} ;D1 20 ;D2 401 ;D3 8902 ;id off-by-one\n").as_bytes(),
+    );
+    let o = perft(&["--suite", path.to_str().unwrap()]);
+    let out = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains("FAIL  off-by-one"), "{out}");
+    assert!(out.contains("depth 2: expected 401, got 400"), "{out}");
+    assert!(out.contains("divide at depth 2 (20 root moves):"), "{out}");
+    assert!(out.contains("        e2e4: 20"), "{out}");
+    // The deeper depth is not run after a failure, and says so.
+    assert!(out.contains("skipped D3: after a failure"), "{out}");
+    assert!(out.contains("1 failed"), "{out}");
+}
+
+#[test]
+fn malformed_lines_are_reported_and_the_rest_still_runs() {
+    let suite = format!(
+        "# comment\n\
+         {START} ;D1 20 ;id first\n\
+         not a fen at all ;D1 20 ;id bad-fen\n\
+         {START} ;D1 twenty ;id bad-count\n\
+         {START} ;X1 20\n\
+         \n\
+         8/8/8/8/8/8/8/K6k w - - ;D1 3 ;D2 9 ;id last\n"
+    );
+    let path = temp_file("malformed.epd", suite.as_bytes());
+    let o = perft(&["--suite", path.to_str().unwrap()]);
+    let (out, err) = (text(&o.stdout), text(&o.stderr));
+    assert_eq!(o.status.code(), Some(2), "{out}{err}");
+    let p = path.display().to_string();
+    assert!(err.contains(&format!("{p}:3: invalid FEN")), "{err}");
+    assert!(
+        err.contains(&format!("{p}:4: node count 'twenty'")),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!("{p}:5: unknown field 'X1 20'")),
+        "{err}"
+    );
+    // The good lines ran, and a bad line never reused the previous position.
+    assert!(
+        out.contains("PASS  first") && out.contains("PASS  last"),
+        "{out}"
+    );
+    assert_eq!(
+        out.lines().filter(|l| l.starts_with("PASS")).count(),
+        2,
+        "{out}"
+    );
+    assert!(out.contains("3 bad lines"), "{out}");
+    assert!(!err.contains("panicked"));
+}
+
+#[test]
+fn a_failure_outranks_bad_lines_in_the_exit_status() {
+    let suite = format!("{START} ;D1 21 ;id wrong\nbad line ;D1 1\n");
+    let path = temp_file("both.epd", suite.as_bytes());
+    assert_eq!(
+        perft(&["--suite", path.to_str().unwrap()]).status.code(),
+        Some(1)
+    );
+}
+
+#[test]
+fn json_output_parses_and_has_the_documented_fields() {
+    let suite =
+        format!("{START} ;D1 20 ;D2 400 ;D3 8903 ;D9 2439530234167 ;id start\nbroken ;D1 1\n");
+    let path = temp_file("json.epd", suite.as_bytes());
+    let o = perft(&["--suite", path.to_str().unwrap(), "--json"]);
+    assert_eq!(o.status.code(), Some(1));
+    let doc: serde_json::Value =
+        serde_json::from_slice(&o.stdout).expect("stdout is one JSON document");
+    let pos = &doc["positions"][0];
+    assert_eq!(pos["id"], "start");
+    assert_eq!(pos["fen"], START);
+    assert_eq!(pos["line"], 1);
+    assert_eq!(pos["pass"], false);
+    assert!(pos["time"].as_f64().is_some());
+    let checks = pos["checks"].as_array().unwrap();
+    assert_eq!(checks.len(), 4);
+    assert_eq!(checks[0]["depth"], 1);
+    assert_eq!(checks[0]["expected"], 20);
+    assert_eq!(checks[0]["actual"], 20);
+    assert_eq!(checks[0]["pass"], true);
+    assert_eq!(checks[2]["expected"], 8903);
+    assert_eq!(checks[2]["actual"], 8902);
+    assert_eq!(checks[2]["pass"], false);
+    assert_eq!(checks[3]["actual"], serde_json::Value::Null);
+    assert_eq!(checks[3]["skipped"], "after a failure");
+    assert_eq!(pos["divide"]["depth"], 3);
+    assert_eq!(pos["divide"]["moves"].as_array().unwrap().len(), 20);
+    assert_eq!(doc["errors"][0]["line"], 2);
+    let summary = &doc["summary"];
+    assert_eq!(summary["positions"], 1);
+    assert_eq!(summary["passed"], 2);
+    assert_eq!(summary["failed"], 1);
+    assert_eq!(summary["skipped"], 1);
+    assert_eq!(summary["errors"], 1);
+    assert_eq!(summary["nodes"], 20 + 400 + 8902);
+}
+
+#[test]
+fn perft_block_format_is_recognised() {
+    let path = common::data("sample.perft");
+    let o = perft(&["--suite", path.to_str().unwrap()]);
+    let out = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}{}", text(&o.stderr));
+    assert!(
+        out.contains("PASS  startpos") && out.contains("D1-D4"),
+        "{out}"
+    );
+    assert!(out.contains("PASS  kiwipete"), "{out}");
+    assert!(out.contains("PASS  cpw-pos3"), "{out}");
+    assert!(out.contains("3 positions: 11 checks passed"), "{out}");
+}
+
+#[test]
+fn limits_skip_and_say_so() {
+    let path = common::data("standard.epd");
+    let o = perft(&["--suite", path.to_str().unwrap(), "--max-depth", "2"]);
+    let out = text(&o.stdout);
+    assert!(o.status.success());
+    assert!(out.contains("over --max-depth"), "{out}");
+    assert!(out.contains("14 checks passed"), "{out}");
+}
+
+#[test]
+fn unreadable_empty_and_binary_files_exit_2() {
+    let o = perft(&["--suite", "/no/such/file.epd"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("cannot open /no/such/file.epd"),
+        "{}",
+        text(&o.stderr)
+    );
+
+    let empty = temp_file("empty.epd", b"");
+    let o = perft(&["--suite", empty.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("no positions"),
+        "{}",
+        text(&o.stderr)
+    );
+
+    let binary = temp_file(
+        "binary.epd",
+        &[0xff, 0xfe, 0, 1, 2, b'\n', 0x80, 0x81, b'\n'],
+    );
+    let o = perft(&["--suite", binary.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains(":1: not valid UTF-8"),
+        "{}",
+        text(&o.stderr)
+    );
+    assert!(!text(&o.stderr).contains("panicked"));
+}
+
+#[test]
+fn compare_covers_the_whole_suite() {
+    let path = common::data("sample.perft");
+    let o = perft(&["--suite", path.to_str().unwrap(), "--compare"]);
+    let out = text(&o.stdout);
+    assert!(o.status.success(), "{out}{}", text(&o.stderr));
+    assert!(out.contains("11 perfts"), "{out}");
+    assert!(out.contains("classical") && out.contains("magic"), "{out}");
+}
+
+#[test]
+fn no_bulk_and_classical_work_with_suites() {
+    let path = common::data("sample.perft");
+    let o = perft(&[
+        "--suite",
+        path.to_str().unwrap(),
+        "--no-bulk",
+        "--classical",
+    ]);
+    let out = text(&o.stdout);
+    assert!(o.status.success(), "{out}");
+    assert!(out.contains("no bulk counting, classical sliders"), "{out}");
+}
