@@ -6,15 +6,18 @@
 //! - [`movegen`]: pseudo-legal generation and the legality filter.
 //! - [`perft`]: node counting, bulk and not, and divide.
 //! - [`epd`]: reading perft suites; [`suite`]: running them.
+//! - [`uci`]: a UCI front end; [`diff`]: finding where another engine's perft goes wrong.
 
 pub mod attacks;
 pub mod bitboard;
+pub mod diff;
 pub mod epd;
 pub mod movegen;
 pub mod perft;
 pub mod position;
 pub mod suite;
 pub mod types;
+pub mod uci;
 
 pub use attacks::{Classical, Magic, Sliders};
 pub use bitboard::Bitboard;

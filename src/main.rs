@@ -6,6 +6,7 @@ use perft::attacks::magic::{self, Slider};
 use perft::perft::{Counting, divide, perft};
 use perft::suite::{self, Limits, PositionReport, Summary};
 use perft::{Classical, Magic, Position, Sliders, epd};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -19,17 +20,39 @@ const MAX_DEPTH: u32 = 64;
 ///
 /// Prints the number of leaf nodes of the legal move tree to the given depth on stdout (a plain
 /// integer, for scripts) and the time and speed on stderr.
+///
+/// Also callable as `perft <depth> "<fen>" ["<moves>"]`, the contract of the perftree debugger:
+/// one `move count` line per root move, a blank line, the total.
 #[derive(Parser, Debug)]
-#[command(name = "perft", version, about, long_about = None)]
+#[command(name = "perft", version, about, long_about = None, args_conflicts_with_subcommands = true)]
 struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+
+    /// perftree form: the depth (then FEN and moves follow as positional arguments).
+    #[arg(value_name = "DEPTH", conflicts_with_all = ["depth", "fen", "moves", "suite", "divide", "compare", "magics"],
+          value_parser = clap::value_parser!(u32).range(0..=MAX_DEPTH as i64))]
+    tree_depth: Option<u32>,
+
+    /// perftree form: the FEN.
+    #[arg(value_name = "FEN", requires = "tree_depth")]
+    tree_fen: Option<String>,
+
+    /// perftree form: the moves to play first, in one space-separated argument.
+    #[arg(value_name = "MOVES", requires = "tree_fen")]
+    tree_moves: Option<String>,
+
     /// Position in FEN (6 fields) or EPD form (4 fields); default: the start position.
     #[arg(long, short = 'f')]
     fen: Option<String>,
 
-    /// Depth in plies (0 to 64).
-    #[arg(long, short = 'd', default_value_t = 5,
-          value_parser = clap::value_parser!(u32).range(0..=MAX_DEPTH as i64))]
-    depth: u32,
+    /// Moves in UCI notation to play from the position before counting (`--moves e2e4 e7e5`).
+    #[arg(long, num_args = 1.., value_name = "MOVE")]
+    moves: Vec<String>,
+
+    /// Depth in plies, 0 to 64 [default: 5].
+    #[arg(long, short = 'd', value_parser = clap::value_parser!(u32).range(0..=MAX_DEPTH as i64))]
+    depth: Option<u32>,
 
     /// Print the count under each root move (`e2e4: 20`), then `Nodes searched: N`, as
     /// Stockfish's `go perft` does.
@@ -75,7 +98,7 @@ struct Cli {
     max_depth: u32,
 
     /// With `--suite`: skip checks whose expected count is above this.
-    #[arg(long, default_value_t = 100_000_000, requires = "suite")]
+    #[arg(long, default_value_t = 10_000_000, requires = "suite")]
     max_nodes: u128,
 
     /// With `--suite`: machine-readable output (one JSON document on stdout).
@@ -86,6 +109,43 @@ struct Cli {
     /// Shredder-FEN castling letters (rook files) select them by themselves.
     #[arg(long)]
     chess960: bool,
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum Command {
+    /// Speak UCI on stdin/stdout (uci, isready, ucinewgame, setoption name UCI_Chess960,
+    /// position, go perft N, d, quit), so tools that drive engines can use this generator.
+    Uci,
+    /// Find where another engine's perft goes wrong: compare its `go perft` divide (over UCI)
+    /// with ours, descend into a differing move, and repeat down to the exact position.
+    Diff(DiffArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct DiffArgs {
+    /// The engine's command line (run by `sh -c`), e.g. "stockfish" or "./myengine --uci".
+    #[arg(long)]
+    engine: String,
+
+    /// Starting position; default: the start position.
+    #[arg(long, short = 'f')]
+    fen: Option<String>,
+
+    /// Moves to play from it first (UCI notation).
+    #[arg(long, num_args = 1.., value_name = "MOVE")]
+    moves: Vec<String>,
+
+    /// Depth to compare at, 1 to 64.
+    #[arg(long, short = 'd', value_parser = clap::value_parser!(u32).range(1..=MAX_DEPTH as i64))]
+    depth: u32,
+
+    /// Chess960 castling rules (also selected by Shredder-FEN castling letters).
+    #[arg(long)]
+    chess960: bool,
+
+    /// Seconds to wait for each line of the engine's output.
+    #[arg(long, default_value_t = 600)]
+    timeout: u64,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -99,7 +159,6 @@ enum SliderChoice {
 }
 
 fn main() -> ExitCode {
-    restore_sigpipe();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -111,6 +170,11 @@ fn main() -> ExitCode {
             };
         }
     };
+    // `diff` writes to a child engine that may have exited: it must see EPIPE as an error, not
+    // die of SIGPIPE, so it keeps SIGPIPE ignored and writes its own output with error handling.
+    if !matches!(cli.command, Some(Command::Diff(_))) {
+        restore_sigpipe();
+    }
     match run(&cli) {
         Ok(code) => code,
         Err(e) => {
@@ -132,6 +196,18 @@ fn restore_sigpipe() {
 }
 
 fn run(cli: &Cli) -> Result<ExitCode> {
+    match &cli.command {
+        Some(Command::Uci) => {
+            let stdin = std::io::stdin();
+            perft::uci::Uci::new().run(stdin.lock(), std::io::stdout().lock())?;
+            return Ok(ExitCode::SUCCESS);
+        }
+        Some(Command::Diff(args)) => return run_diff(args),
+        None => {}
+    }
+    if let Some(depth) = cli.tree_depth {
+        return run_perftree(cli, depth);
+    }
     if cli.magics {
         return run_magics(cli.seed.unwrap_or(magic::SHIPPED_SEED));
     }
@@ -160,13 +236,16 @@ fn run(cli: &Cli) -> Result<ExitCode> {
             SliderChoice::Pext => run_suite_pext(cli, path, limits, counting),
         };
     }
-    let fen = cli.fen.as_deref().unwrap_or(perft::position::STARTPOS);
-    let pos = Position::from_fen_with(fen, cli.chess960)
-        .with_context(|| format!("invalid FEN '{fen}'"))?;
+    let moves: Vec<&str> = cli
+        .moves
+        .iter()
+        .flat_map(|m| m.split_ascii_whitespace())
+        .collect();
+    let pos = build_position(cli.fen.as_deref(), cli.chess960, &moves)?;
     if cli.compare {
         let work = vec![Work {
             pos: pos.clone(),
-            depth: cli.depth,
+            depth: cli.depth(),
             expected: None,
         }];
         return compare(&work, &pos.to_fen(), counting, cli.rounds);
@@ -176,6 +255,156 @@ fn run(cli: &Cli) -> Result<ExitCode> {
         SliderChoice::Magic => run_perft::<Magic>(cli, pos, counting),
         SliderChoice::Classical => run_perft::<Classical>(cli, pos, counting),
         SliderChoice::Pext => run_pext(cli, pos, counting),
+    }
+}
+
+impl Cli {
+    fn depth(&self) -> u32 {
+        self.depth.unwrap_or(5)
+    }
+}
+
+/// The position to count: `fen` (default: the start position), then `moves` played in order.
+fn build_position(fen: Option<&str>, chess960: bool, moves: &[&str]) -> Result<Position> {
+    let fen = fen.unwrap_or(perft::position::STARTPOS);
+    let mut pos = match Position::from_fen_with(fen, chess960) {
+        Err(e @ perft::FenError::CastlingPieces { .. })
+            if !chess960 && Position::from_fen_with(fen, true).is_ok() =>
+        {
+            bail!("invalid FEN '{fen}': {e} (valid as X-FEN with --chess960)")
+        }
+        result => result.with_context(|| format!("invalid FEN '{fen}'"))?,
+    };
+    if let Err((i, e)) = perft::uci::play_moves(&mut pos, moves.iter().copied()) {
+        bail!("move {i} of --moves: {e}");
+    }
+    Ok(pos)
+}
+
+/// The perftree contract: `move count` lines, a blank line, the total; nothing else on stdout.
+fn run_perftree(cli: &Cli, depth: u32) -> Result<ExitCode> {
+    let moves: Vec<&str> = cli
+        .tree_moves
+        .as_deref()
+        .unwrap_or("")
+        .split_ascii_whitespace()
+        .collect();
+    let mut pos = build_position(cli.tree_fen.as_deref(), cli.chess960, &moves)?;
+    let chess960 = pos.is_chess960();
+    let counting = if cli.no_bulk {
+        Counting::NoBulk
+    } else {
+        Counting::Bulk
+    };
+    let mut lines: Vec<(String, u64)> = divide::<Magic>(&mut pos, depth.max(1), counting)
+        .into_iter()
+        .map(|(mv, n)| (mv.to_uci(chess960), n))
+        .collect();
+    lines.sort();
+    if depth == 0 {
+        println!();
+        println!("1");
+        return Ok(ExitCode::SUCCESS);
+    }
+    for (mv, n) in &lines {
+        println!("{mv} {n}");
+    }
+    println!();
+    println!("{}", lines.iter().map(|l| l.1).sum::<u64>());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn run_diff(args: &DiffArgs) -> Result<ExitCode> {
+    use perft::diff::{Engine, Outcome, find_divergence};
+    let fen = args.fen.as_deref().unwrap_or(perft::position::STARTPOS);
+    let moves: Vec<String> = args
+        .moves
+        .iter()
+        .flat_map(|m| m.split_ascii_whitespace())
+        .map(String::from)
+        .collect();
+    // Validate the input before starting the engine.
+    let refs: Vec<&str> = moves.iter().map(String::as_str).collect();
+    build_position(Some(fen), args.chess960, &refs)?;
+    let mut engine = Engine::start(&args.engine, Duration::from_secs(args.timeout.max(1)))?;
+    let report = find_divergence(&mut engine, fen, args.chess960, &moves, args.depth)?;
+    let mut out = std::io::stdout().lock();
+    for step in &report.steps {
+        let path = if step.moves.is_empty() {
+            "(root)".to_string()
+        } else {
+            step.moves.join(" ")
+        };
+        let theirs = step.theirs.map_or("?".to_string(), |t| t.to_string());
+        writeln!(
+            out,
+            "depth {}: {path}: engine {theirs}, perft {}",
+            step.depth, step.ours
+        )?;
+        if let Some((mv, theirs, ours)) = &step.follow {
+            writeln!(
+                out,
+                "  {mv}: engine {theirs}, perft {ours} -> descending into {mv}"
+            )?;
+        }
+    }
+    writeln!(out)?;
+    let line = |moves: &[String]| {
+        if moves.is_empty() {
+            "(none)".to_string()
+        } else {
+            moves.join(" ")
+        }
+    };
+    match report.outcome {
+        Outcome::Agree { nodes } => {
+            writeln!(
+                out,
+                "no difference: both count {nodes} nodes at depth {}",
+                args.depth
+            )?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Outcome::MoveListDiffers {
+            moves,
+            fen,
+            missed,
+            invented,
+        } => {
+            writeln!(
+                out,
+                "the engine's legal moves differ after: {}",
+                line(&moves)
+            )?;
+            writeln!(out, "FEN: {fen}")?;
+            writeln!(out, "moves the engine missed:   {}", line(&missed))?;
+            writeln!(out, "moves the engine invented: {}", line(&invented))?;
+            Ok(ExitCode::from(1))
+        }
+        Outcome::TotalDiffers {
+            moves,
+            fen,
+            ours,
+            theirs,
+        } => {
+            writeln!(
+                out,
+                "after {}: every move's count agrees, but the engine's total is {} (sum {ours})",
+                line(&moves),
+                theirs.map_or("missing".to_string(), |t| t.to_string())
+            )?;
+            writeln!(out, "FEN: {fen}")?;
+            Ok(ExitCode::from(1))
+        }
+        Outcome::Inconsistent { moves, fen, detail } => {
+            writeln!(
+                out,
+                "the engine is inconsistent after {}: {detail}",
+                line(&moves)
+            )?;
+            writeln!(out, "FEN: {fen}")?;
+            Ok(ExitCode::from(1))
+        }
     }
 }
 
@@ -224,13 +453,13 @@ fn mnps(nodes: u64, elapsed: Duration) -> f64 {
 fn run_perft<S: Sliders>(cli: &Cli, mut pos: Position, counting: Counting) -> Result<ExitCode> {
     let start = Instant::now();
     let nodes = if cli.divide {
-        let mut lines: Vec<(String, u64)> = divide::<S>(&mut pos, cli.depth.max(1), counting)
+        let mut lines: Vec<(String, u64)> = divide::<S>(&mut pos, cli.depth().max(1), counting)
             .into_iter()
             .map(|(mv, n)| (mv.to_uci(pos.is_chess960()), n))
             .collect();
         lines.sort();
         let total: u64 = lines.iter().map(|(_, n)| n).sum();
-        let total = if cli.depth == 0 { 1 } else { total };
+        let total = if cli.depth() == 0 { 1 } else { total };
         for (mv, n) in &lines {
             println!("{mv}: {n}");
         }
@@ -238,14 +467,14 @@ fn run_perft<S: Sliders>(cli: &Cli, mut pos: Position, counting: Counting) -> Re
         println!("Nodes searched: {total}");
         total
     } else {
-        let nodes = perft::<S>(&mut pos, cli.depth, counting);
+        let nodes = perft::<S>(&mut pos, cli.depth(), counting);
         println!("{nodes}");
         nodes
     };
     let elapsed = start.elapsed();
     eprintln!(
         "depth {} | {} nodes | {:.3} s | {:.1} Mnps | {}, {} sliders, 1 thread",
-        cli.depth,
+        cli.depth(),
         nodes,
         elapsed.as_secs_f64(),
         mnps(nodes, elapsed),

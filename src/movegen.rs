@@ -421,3 +421,61 @@ pub fn is_legal_by_make<S: Sliders>(pos: &mut Position, mv: Move) -> bool {
     pos.unmake(mv, &undo);
     legal
 }
+
+/// Why a UCI move could not be played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum UciMoveError {
+    /// Not of the form `e2e4`, `e7e8q`.
+    Malformed(String),
+    /// Well-formed, but not a legal move in the position.
+    Illegal(String),
+}
+
+impl std::fmt::Display for UciMoveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            UciMoveError::Malformed(m) => write!(
+                f,
+                "'{}' is not a move in UCI notation (from square, to square, optional promotion \
+                 piece: e2e4, e7e8q)",
+                m.escape_debug()
+            ),
+            UciMoveError::Illegal(m) => write!(f, "'{m}' is not legal in this position"),
+        }
+    }
+}
+
+impl std::error::Error for UciMoveError {}
+
+/// The legal move named by `uci`. Castling is accepted as the king's move (`e1g1`) and, the UCI
+/// form for Chess960, as king takes rook (`e1h1`); in Chess960 only the latter, since there the
+/// king's destination can also be an ordinary king move.
+pub fn parse_uci_move<S: Sliders>(pos: &Position, uci: &str) -> Result<Move, UciMoveError> {
+    let malformed = || UciMoveError::Malformed(uci.chars().take(16).collect());
+    if !uci.is_ascii() || !(4..=5).contains(&uci.len()) {
+        return Err(malformed());
+    }
+    let from = Square::parse(&uci[0..2]).ok_or_else(malformed)?;
+    let to = Square::parse(&uci[2..4]).ok_or_else(malformed)?;
+    let promotion = match uci.as_bytes().get(4) {
+        None => None,
+        Some(&c) => match PieceKind::from_letter(c as char) {
+            Some(
+                k @ (PieceKind::Knight | PieceKind::Bishop | PieceKind::Rook | PieceKind::Queen),
+            ) => Some(k),
+            _ => return Err(malformed()),
+        },
+    };
+    let chess960 = pos.is_chess960();
+    legal_moves::<S>(pos)
+        .iter()
+        .copied()
+        .find(|mv| {
+            mv.from() == from
+                && mv.promotion_piece() == promotion
+                && (mv.to() == to
+                    && (mv.kind() != MoveKind::Castle || chess960 || mv.castle_king_to() != to)
+                    || mv.kind() == MoveKind::Castle && !chess960 && mv.castle_king_to() == to)
+        })
+        .ok_or_else(|| UciMoveError::Illegal(uci.to_string()))
+}

@@ -102,9 +102,16 @@ impl PositionReport {
     }
 }
 
-/// Parses an entry's FEN: Chess960 rules if `chess960`, or if the castling field uses rook files.
+/// Parses an entry's FEN, choosing the castling rules per line: Chess960 if `chess960`, if the
+/// castling field uses rook files (Shredder-FEN), or if its `KQkq` rights are impossible under
+/// standard rules but valid as X-FEN (a king off the e-file, a rook off the corner).
 pub fn parse_position(entry: &EpdEntry, chess960: bool) -> Result<Position, FenError> {
-    Position::from_fen_with(&entry.fen, chess960)
+    match Position::from_fen_with(&entry.fen, chess960) {
+        Err(FenError::CastlingPieces { .. }) if !chess960 => {
+            Position::from_fen_with(&entry.fen, true)
+        }
+        result => result,
+    }
 }
 
 /// Runs the checks of `entry` within `limits`, calling `progress` with the nodes of each check

@@ -1,0 +1,226 @@
+//! The UCI front end, the perftree contract, `--moves`, and `perft diff` against an engine that
+//! is wrong in one known place (and against Debian's stockfish when it is installed).
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+fn perft(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_perft"))
+        .args(args)
+        .output()
+        .expect("binary runs")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn uci_session(input: &str) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_perft"))
+        .arg("uci")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    text(&out.stdout)
+}
+
+#[test]
+fn uci_handshake_and_perft() {
+    let out = uci_session("uci\nisready\nposition startpos moves e2e4 e7e5\ngo perft 2\nquit\n");
+    assert!(
+        out.contains("uciok\n") && out.contains("readyok\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("option name UCI_Chess960 type check default false"),
+        "{out}"
+    );
+    assert!(out.contains("g1f3: 29\n"), "{out}");
+    // Counts from Stockfish 15.1 (`position startpos moves e2e4 e7e5`, `go perft 2`).
+    assert!(out.contains("\nNodes searched: 835\n"), "{out}");
+}
+
+#[test]
+fn uci_ignores_unknown_commands_and_reports_bad_positions() {
+    let out = uci_session(
+        "hello world\nposition fen not a fen\nposition startpos moves e2e5\ngo perft 1\nquit\n",
+    );
+    assert!(out.contains("info string error: invalid FEN"), "{out}");
+    assert!(
+        out.contains("info string error: move 1: 'e2e5' is not legal"),
+        "{out}"
+    );
+    // The bad commands left the start position in place.
+    assert!(out.contains("Nodes searched: 20"), "{out}");
+}
+
+#[test]
+fn uci_chess960_option_and_fen_with_moves() {
+    let out = uci_session(
+        "setoption name UCI_Chess960 value true\n\
+         position fen rk2r3/8/8/8/8/8/8/RK2R3 w KQkq - 0 1 moves b1a1\n\
+         d\nquit\n",
+    );
+    assert!(out.contains("rk2r3/8/8/8/8/8/8/2KRR3 b kq - 1 1"), "{out}");
+}
+
+#[test]
+fn perftree_contract() {
+    let o = perft(&[
+        "3",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "e2e4 e7e5",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 29 + 2, "{out}");
+    assert!(
+        lines.contains(&"g1f3 1085") || lines.iter().any(|l| l.starts_with("g1f3 ")),
+        "{out}"
+    );
+    assert!(
+        lines[..29].iter().all(|l| l.split(' ').count() == 2),
+        "{out}"
+    );
+    assert_eq!(lines[29], "");
+    assert_eq!(lines[30], "24825");
+    // Without moves, and with an empty move string.
+    let o = perft(&[
+        "1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "",
+    ]);
+    assert!(text(&o.stdout).ends_with("\n\n20\n"));
+}
+
+#[test]
+fn moves_option_and_its_errors() {
+    let o = perft(&["--moves", "e2e4", "e7e5", "--depth", "3"]);
+    assert_eq!(text(&o.stdout), "24825\n");
+    let o = perft(&["--moves", "e2e4 e7e5", "--depth", "3"]);
+    assert_eq!(text(&o.stdout), "24825\n");
+    let o = perft(&["--moves", "e2e4", "e7e5", "e1e3", "--depth", "3"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("move 3 of --moves: 'e1e3' is not legal"),
+        "{}",
+        text(&o.stderr)
+    );
+    let o = perft(&["--moves", "e2e4", "e7", "--depth", "3"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("move 2 of --moves: 'e7' is not a move in UCI notation"));
+    // Castling in both notations in standard chess.
+    let fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+    for m in ["e1g1", "e1h1"] {
+        let o = perft(&["--fen", fen, "--moves", m, "--depth", "1"]);
+        assert!(o.status.success(), "{m}: {}", text(&o.stderr));
+    }
+}
+
+/// The fake engine built from examples/fake_engine.rs (cargo builds examples for tests).
+fn fake_engine() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let dir = exe.parent().unwrap().parent().unwrap();
+    let path = dir.join("examples").join("fake_engine");
+    assert!(path.exists(), "{} not built", path.display());
+    path
+}
+
+#[test]
+fn diff_finds_the_fake_engines_bug() {
+    let engine = fake_engine();
+    let o = perft(&["diff", "--engine", engine.to_str().unwrap(), "--depth", "4"]);
+    let out = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{out}{}", text(&o.stderr));
+    assert!(
+        out.contains("the engine's legal moves differ after: e2e4 e7e5 g1f3"),
+        "{out}"
+    );
+    assert!(
+        out.contains("FEN: rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"),
+        "{out}"
+    );
+    assert!(out.contains("moves the engine missed:   b8c6"), "{out}");
+    assert!(out.contains("moves the engine invented: (none)"), "{out}");
+    assert!(
+        out.contains("depth 4: (root): engine 197279, perft 197281"),
+        "{out}"
+    );
+}
+
+#[test]
+fn diff_agrees_where_the_fake_engine_is_right() {
+    let engine = fake_engine();
+    let o = perft(&[
+        "diff",
+        "--engine",
+        engine.to_str().unwrap(),
+        "--depth",
+        "3",
+        "--moves",
+        "d2d4",
+    ]);
+    let out = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(out.contains("no difference"), "{out}");
+}
+
+#[test]
+fn diff_reports_an_engine_that_cannot_start_or_dies() {
+    let o = perft(&["diff", "--engine", "/no/such/engine", "--depth", "2"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("engine exited"),
+        "{}",
+        text(&o.stderr)
+    );
+    let o = perft(&["diff", "--engine", "true", "--depth", "2"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = perft(&[
+        "diff",
+        "--engine",
+        "sleep 30",
+        "--depth",
+        "2",
+        "--timeout",
+        "1",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("sent nothing for 1 s"),
+        "{}",
+        text(&o.stderr)
+    );
+}
+
+#[test]
+fn diff_against_stockfish_when_installed() {
+    let sf = ["/usr/games/stockfish", "/usr/bin/stockfish"]
+        .into_iter()
+        .find(|p| std::path::Path::new(p).exists());
+    let Some(sf) = sf else {
+        eprintln!("stockfish not installed: skipped");
+        return;
+    };
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let o = perft(&["diff", "--engine", sf, "--fen", kiwipete, "--depth", "3"]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}{}",
+        text(&o.stdout),
+        text(&o.stderr)
+    );
+    assert!(text(&o.stdout).contains("no difference: both count 97862 nodes"));
+}
