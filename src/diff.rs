@@ -120,7 +120,15 @@ impl Engine {
     fn send(&mut self, line: &str) -> Result<(), DiffError> {
         writeln!(self.stdin, "{line}")
             .and_then(|_| self.stdin.flush())
-            .map_err(|e| DiffError::Write(e.to_string()))
+            .map_err(|e| {
+                if e.kind() == std::io::ErrorKind::BrokenPipe {
+                    DiffError::Exited {
+                        waiting_for: format!("it to read '{line}'"),
+                    }
+                } else {
+                    DiffError::Write(e.to_string())
+                }
+            })
     }
 
     /// Reads lines until one satisfies `done`; returns all lines read, that one included.
