@@ -271,14 +271,26 @@ fn build_position(fen: Option<&str>, chess960: bool, moves: &[&str]) -> Result<P
         Err(e @ perft::FenError::CastlingPieces { .. })
             if !chess960 && Position::from_fen_with(fen, true).is_ok() =>
         {
-            bail!("invalid FEN '{fen}': {e} (valid as X-FEN with --chess960)")
+            bail!(
+                "invalid FEN '{}': {e} (valid as X-FEN with --chess960)",
+                shorten(fen)
+            )
         }
-        result => result.with_context(|| format!("invalid FEN '{fen}'"))?,
+        result => result.with_context(|| format!("invalid FEN '{}'", shorten(fen)))?,
     };
     if let Err((i, e)) = perft::uci::play_moves(&mut pos, moves.iter().copied()) {
         bail!("move {i} of --moves: {e}");
     }
     Ok(pos)
+}
+
+/// At most 100 characters of user input, for error messages.
+fn shorten(s: &str) -> String {
+    if s.chars().count() > 100 {
+        s.chars().take(100).chain("...".chars()).collect()
+    } else {
+        s.to_string()
+    }
 }
 
 /// The perftree contract: `move count` lines, a blank line, the total; nothing else on stdout.
@@ -499,7 +511,7 @@ fn suite_work(path: &Path, chess960: bool, limits: Limits) -> Result<Vec<Work>> 
     for entry in epd::read(std::io::BufReader::new(file)) {
         let entry = entry.map_err(|e| anyhow::anyhow!("{}:{e}", path.display()))?;
         let pos = suite::parse_position(&entry, chess960)
-            .with_context(|| format!("{}:line {}: invalid FEN", path.display(), entry.line))?;
+            .with_context(|| format!("{}:{}: invalid FEN", path.display(), entry.line))?;
         for &(depth, expected) in &entry.counts {
             if limits.allows(depth, expected) {
                 work.push(Work {

@@ -1,0 +1,169 @@
+//! Property tests (proptest) over positions reached by random play and over random piece
+//! placements (mostly unreachable, which is where generators break).
+
+use perft::attacks::magic::Prng;
+use perft::movegen::{is_legal_by_make, legal_moves, parse_uci_move, pseudo_legal_moves};
+use perft::{Classical, Magic, Move, Position, Square};
+use proptest::prelude::*;
+use std::collections::BTreeSet;
+
+/// The position after `plies` random legal moves from the start position.
+fn played(seed: u64, plies: u32) -> Position {
+    let mut rng = Prng::new(seed);
+    let mut pos = Position::startpos();
+    for _ in 0..plies {
+        let moves = legal_moves::<Magic>(&pos);
+        if moves.is_empty() {
+            break;
+        }
+        pos.make(moves[(rng.next_u64() % moves.len() as u64) as usize]);
+    }
+    pos
+}
+
+/// A random placement: two kings and up to 24 other pieces, random side to move and, where
+/// kings and rooks stand at home, random castling rights and en-passant squares. Only positions
+/// the parser accepts are kept.
+fn placed(seed: u64) -> Option<Position> {
+    let mut rng = Prng::new(seed);
+    let mut board = [None::<char>; 64];
+    let free = |board: &mut [Option<char>; 64], c: char, rng: &mut Prng| loop {
+        let sq = (rng.next_u64() % 64) as usize;
+        let rank = sq / 8;
+        if board[sq].is_none() && !(matches!(c, 'P' | 'p') && (rank == 0 || rank == 7)) {
+            board[sq] = Some(c);
+            return;
+        }
+    };
+    // Kings at home half the time, to allow castling rights.
+    if rng.next_u64().is_multiple_of(2) {
+        board[4] = Some('K');
+        board[60] = Some('k');
+        for (sq, c) in [(0, 'R'), (7, 'R'), (56, 'r'), (63, 'r')] {
+            if !rng.next_u64().is_multiple_of(3) {
+                board[sq] = Some(c);
+            }
+        }
+    } else {
+        free(&mut board, 'K', &mut rng);
+        free(&mut board, 'k', &mut rng);
+    }
+    let n = rng.next_u64() % 25;
+    for _ in 0..n {
+        let c = b"PPPPNBRQppppnbrq"[(rng.next_u64() % 16) as usize] as char;
+        free(&mut board, c, &mut rng);
+    }
+    let mut fen = String::new();
+    for rank in (0..8).rev() {
+        let mut empty = 0;
+        for file in 0..8 {
+            match board[rank * 8 + file] {
+                None => empty += 1,
+                Some(c) => {
+                    if empty > 0 {
+                        fen.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    fen.push(c);
+                }
+            }
+        }
+        if empty > 0 {
+            fen.push_str(&empty.to_string());
+        }
+        if rank > 0 {
+            fen.push('/');
+        }
+    }
+    let side = if rng.next_u64().is_multiple_of(2) {
+        "w"
+    } else {
+        "b"
+    };
+    let castling = ["-", "KQkq", "K", "q", "Kq", "Qk"][(rng.next_u64() % 6) as usize];
+    let ep = if rng.next_u64().is_multiple_of(3) {
+        let file = (b'a' + (rng.next_u64() % 8) as u8) as char;
+        format!("{file}{}", if side == "w" { 6 } else { 3 })
+    } else {
+        "-".to_string()
+    };
+    // Try with the castling and en-passant fields, then without them.
+    Position::from_fen(&format!("{fen} {side} {castling} {ep} 0 1"))
+        .or_else(|_| Position::from_fen(&format!("{fen} {side} - - 0 1")))
+        .ok()
+}
+
+fn any_position() -> impl Strategy<Value = Position> {
+    prop_oneof![
+        (any::<u64>(), 0u32..120).prop_map(|(seed, plies)| played(seed, plies)),
+        any::<u64>().prop_filter_map("parser rejected the placement", placed),
+    ]
+}
+
+fn triples(moves: impl IntoIterator<Item = Move>) -> BTreeSet<(Square, Square, Option<char>)> {
+    moves
+        .into_iter()
+        .map(|m| (m.from(), m.to(), m.promotion_piece().map(|p| p.letter())))
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn fen_print_then_parse_gives_the_same_position(pos in any_position()) {
+        let fen = pos.to_fen();
+        let again = Position::from_fen_with(&fen, pos.is_chess960()).unwrap();
+        prop_assert_eq!(&again, &pos);
+        prop_assert_eq!(again.to_fen(), fen);
+    }
+
+    #[test]
+    fn make_then_unmake_restores_position_and_key(pos in any_position()) {
+        let mut p = pos.clone();
+        for mv in legal_moves::<Magic>(&pos).iter().copied() {
+            let undo = p.make(mv);
+            prop_assert_eq!(p.key(), p.compute_key(), "after {:?} in {}", mv, pos.to_fen());
+            p.unmake(mv, &undo);
+            prop_assert_eq!(&p, &pos);
+        }
+    }
+
+    #[test]
+    fn incremental_key_equals_key_from_scratch(seed in any::<u64>(), plies in 0u32..200) {
+        let pos = played(seed, plies);
+        prop_assert_eq!(pos.key(), pos.compute_key());
+        let parsed = Position::from_fen(&pos.to_fen()).unwrap();
+        prop_assert_eq!(parsed.key(), pos.key());
+    }
+
+    /// The generator's legal moves are exactly the pseudo-legal moves whose making leaves the
+    /// king safe (the slow, obvious test), and the UCI parser accepts a from/to/promotion triple
+    /// exactly when it names one of them, over all 64 x 64 x 5 triples.
+    #[test]
+    fn a_move_is_generated_exactly_when_the_legality_check_accepts_it(pos in any_position()) {
+        let legal = triples(legal_moves::<Magic>(&pos).iter().copied());
+        let mut p = pos.clone();
+        let by_make: Vec<Move> = pseudo_legal_moves::<Classical>(&pos)
+            .iter()
+            .copied()
+            .filter(|&m| is_legal_by_make::<Classical>(&mut p, m))
+            .collect();
+        prop_assert_eq!(&legal, &triples(by_make), "{}", pos.to_fen());
+        prop_assert_eq!(&legal, &triples(legal_moves::<Classical>(&pos).iter().copied()));
+        for from in Square::ALL {
+            for to in Square::ALL {
+                for promo in [None, Some('n'), Some('b'), Some('r'), Some('q')] {
+                    let uci = format!("{from}{to}{}", promo.map(String::from).unwrap_or_default());
+                    // Castling can be named by the king's destination (standard chess): map it.
+                    let parsed = parse_uci_move::<Magic>(&pos, &uci).ok();
+                    if let Some(m) = parsed {
+                        prop_assert!(legal.contains(&(m.from(), m.to(), promo)), "{} {}", uci, pos.to_fen());
+                    } else {
+                        prop_assert!(!legal.contains(&(from, to, promo)), "{} rejected in {}", uci, pos.to_fen());
+                    }
+                }
+            }
+        }
+    }
+}
