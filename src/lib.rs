@@ -4,7 +4,7 @@
 //! - [`attacks`]: leaper tables and the slider implementations behind the [`Sliders`] trait.
 //! - [`position`]: the board state, FEN, make/unmake, attack queries.
 //! - [`movegen`]: pseudo-legal generation and the legality filter.
-//! - [`perft`]: node counting, bulk and not, and divide.
+//! - [`perft`]: node counting, bulk and not, divide, threads; [`tt`]: the hash table.
 //! - [`epd`]: reading perft suites; [`suite`]: running them.
 //! - [`uci`]: a UCI front end; [`diff`]: finding where another engine's perft goes wrong.
 
@@ -16,6 +16,7 @@ pub mod movegen;
 pub mod perft;
 pub mod position;
 pub mod suite;
+pub mod tt;
 pub mod types;
 pub mod uci;
 

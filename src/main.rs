@@ -3,8 +3,9 @@
 use anyhow::{Context, Result, bail};
 use clap::{Parser, ValueEnum};
 use perft::attacks::magic::{self, Slider};
-use perft::perft::{Counting, divide, perft};
+use perft::perft::{Counting, Options, divide, divide_with, perft, perft_with};
 use perft::suite::{self, Limits, PositionReport, Summary};
+use perft::tt::Table;
 use perft::{Classical, Magic, Position, Sliders, epd};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -104,6 +105,22 @@ struct Cli {
     /// With `--suite`: machine-readable output (one JSON document on stdout).
     #[arg(long, requires = "suite")]
     json: bool,
+
+    /// Worker threads [default: every available core]. The tree is split at the root moves, and
+    /// deeper when there are few, so that all threads stay busy.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: Option<u32>,
+
+    /// Transposition table of this many MiB (0: none): perft counts of positions met again are
+    /// looked up instead of recounted. Speed is then reported as effective Mnps.
+    #[arg(long, default_value_t = 0, value_name = "MB",
+          value_parser = clap::value_parser!(u32).range(0..=1 << 20))]
+    hash: u32,
+
+    /// The fixed speed test: the six standard positions at fixed depths, one thread, no hash,
+    /// per-position and total Mnps (like Stockfish's `bench`), to compare two builds.
+    #[arg(long, conflicts_with_all = ["fen", "moves", "suite", "divide", "compare", "magics"])]
+    bench: bool,
 
     /// Chess960 castling rules (`KQkq` read as X-FEN, castling printed as king takes rook).
     /// Shredder-FEN castling letters (rook files) select them by themselves.
@@ -216,6 +233,13 @@ fn run(cli: &Cli) -> Result<ExitCode> {
     } else {
         Counting::Bulk
     };
+    if cli.bench {
+        return match slider_choice(cli) {
+            SliderChoice::Magic => run_bench::<Magic>(counting),
+            SliderChoice::Classical => run_bench::<Classical>(counting),
+            SliderChoice::Pext => run_bench_pext(counting),
+        };
+    }
     if let Some(path) = &cli.suite {
         let limits = Limits {
             max_depth: cli.max_depth,
@@ -261,6 +285,44 @@ fn run(cli: &Cli) -> Result<ExitCode> {
 impl Cli {
     fn depth(&self) -> u32 {
         self.depth.unwrap_or(5)
+    }
+
+    fn threads(&self) -> usize {
+        match self.threads {
+            Some(n) => n as usize,
+            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        }
+    }
+
+    /// The transposition table, built once, if `--hash` asks for one.
+    fn table(&self) -> Option<Table> {
+        (self.hash > 0).then(|| Table::new(self.hash as usize))
+    }
+}
+
+/// What a speed figure was measured with: counting, sliders, threads, hash.
+fn setup_label(counting: Counting, sliders: &str, opts: &Options<'_>) -> String {
+    let threads = if opts.threads == 1 {
+        "1 thread".to_string()
+    } else {
+        format!("{} threads", opts.threads)
+    };
+    let hash = match opts.table {
+        Some(t) => format!("hash {} MiB", t.bytes() >> 20),
+        None => "no hash".to_string(),
+    };
+    format!(
+        "{}, {sliders} sliders, {threads}, {hash}",
+        counting_name(counting)
+    )
+}
+
+/// "Mnps", or "effective Mnps" when a table answered part of the count.
+fn mnps_label(opts: &Options<'_>) -> &'static str {
+    if opts.table.is_some() {
+        "effective Mnps"
+    } else {
+        "Mnps"
     }
 }
 
@@ -438,6 +500,16 @@ fn run_suite_pext(cli: &Cli, path: &Path, limits: Limits, counting: Counting) ->
     run_suite::<perft::attacks::Pext>(cli, path, limits, counting)
 }
 
+#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+fn run_bench_pext(counting: Counting) -> Result<ExitCode> {
+    run_bench::<perft::attacks::Pext>(counting)
+}
+
+#[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+fn run_bench_pext(_: Counting) -> Result<ExitCode> {
+    bail!(NO_PEXT)
+}
+
 const NO_PEXT: &str = "this build has no PEXT sliders: it was compiled without BMI2. Rebuild with \
     RUSTFLAGS=\"-C target-cpu=native\" cargo build --release (on a CPU with BMI2)";
 
@@ -462,10 +534,16 @@ fn mnps(nodes: u64, elapsed: Duration) -> f64 {
     nodes as f64 / elapsed.as_secs_f64().max(1e-9) / 1e6
 }
 
-fn run_perft<S: Sliders>(cli: &Cli, mut pos: Position, counting: Counting) -> Result<ExitCode> {
+fn run_perft<S: Sliders>(cli: &Cli, pos: Position, counting: Counting) -> Result<ExitCode> {
+    let table = cli.table();
+    let opts = Options {
+        counting,
+        threads: cli.threads(),
+        table: table.as_ref(),
+    };
     let start = Instant::now();
     let nodes = if cli.divide {
-        let mut lines: Vec<(String, u64)> = divide::<S>(&mut pos, cli.depth().max(1), counting)
+        let mut lines: Vec<(String, u64)> = divide_with::<S>(&pos, cli.depth().max(1), opts)
             .into_iter()
             .map(|(mv, n)| (mv.to_uci(pos.is_chess960()), n))
             .collect();
@@ -479,19 +557,95 @@ fn run_perft<S: Sliders>(cli: &Cli, mut pos: Position, counting: Counting) -> Re
         println!("Nodes searched: {total}");
         total
     } else {
-        let nodes = perft::<S>(&mut pos, cli.depth(), counting);
+        let nodes = perft_with::<S>(&pos, cli.depth(), opts);
         println!("{nodes}");
         nodes
     };
     let elapsed = start.elapsed();
     eprintln!(
-        "depth {} | {} nodes | {:.3} s | {:.1} Mnps | {}, {} sliders, 1 thread",
+        "depth {} | {} nodes | {:.3} s | {:.1} {} | {}",
         cli.depth(),
         nodes,
         elapsed.as_secs_f64(),
         mnps(nodes, elapsed),
-        counting_name(counting),
-        S::NAME
+        mnps_label(&opts),
+        setup_label(counting, S::NAME, &opts)
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The six standard positions at the depths of the speed comparison with the peers, with their
+/// published counts (Chess Programming Wiki, "Perft Results").
+const BENCH: [(&str, &str, u32, u64); 6] = [
+    (
+        "startpos",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        6,
+        119_060_324,
+    ),
+    (
+        "kiwipete",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        5,
+        193_690_690,
+    ),
+    (
+        "pos3",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        7,
+        178_633_661,
+    ),
+    (
+        "pos4",
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        6,
+        706_045_033,
+    ),
+    (
+        "pos5",
+        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+        5,
+        89_941_194,
+    ),
+    (
+        "pos6",
+        "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+        5,
+        164_075_551,
+    ),
+];
+
+/// `--bench`: a fixed speed test, one thread, no hash (the counts are checked, so a broken
+/// build cannot look fast).
+fn run_bench<S: Sliders>(counting: Counting) -> Result<ExitCode> {
+    let opts = Options {
+        counting,
+        threads: 1,
+        table: None,
+    };
+    println!("bench: {}", setup_label(counting, S::NAME, &opts));
+    let mut total_nodes = 0;
+    let mut total_time = Duration::ZERO;
+    for (name, fen, depth, expected) in BENCH {
+        let pos = Position::from_fen(fen).context("bench FEN")?;
+        let start = Instant::now();
+        let nodes = perft_with::<S>(&pos, depth, opts);
+        let t = start.elapsed();
+        if nodes != expected {
+            bail!("{name} depth {depth}: {nodes} nodes, expected {expected}: this build is broken");
+        }
+        println!(
+            "{name:<10} depth {depth} {nodes:>11} nodes {:>8.3} s {:>8.1} Mnps",
+            t.as_secs_f64(),
+            mnps(nodes, t)
+        );
+        total_nodes += nodes;
+        total_time += t;
+    }
+    println!(
+        "total {total_nodes:>26} nodes {:>8.3} s {:>8.1} Mnps",
+        total_time.as_secs_f64(),
+        mnps(total_nodes, total_time)
     );
     Ok(ExitCode::SUCCESS)
 }
@@ -889,6 +1043,12 @@ fn run_suite<S: Sliders>(
 ) -> Result<ExitCode> {
     let file =
         std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    let table = cli.table();
+    let opts = Options {
+        counting,
+        threads: cli.threads(),
+        table: table.as_ref(),
+    };
     let total = if cli.json {
         0
     } else {
@@ -905,7 +1065,7 @@ fn run_suite<S: Sliders>(
             Ok(entry) => match suite::parse_position(&entry, cli.chess960) {
                 Err(e) => (entry.line, format!("invalid FEN: {e}")),
                 Ok(pos) => {
-                    let report = suite::run_position::<S>(&entry, pos, limits, counting, |n| {
+                    let report = suite::run_position::<S>(&entry, pos, limits, opts, |n| {
                         progress.advance(n)
                     });
                     summary.add(&report);
@@ -927,7 +1087,7 @@ fn run_suite<S: Sliders>(
         }
     }
     progress.finish();
-    let setup = format!("{}, {} sliders, 1 thread", counting_name(counting), S::NAME);
+    let setup = setup_label(counting, S::NAME, &opts);
     if summary.positions == 0 && summary.errors == 0 {
         bail!("{file_name}: no positions found");
     }
@@ -947,7 +1107,8 @@ fn run_suite<S: Sliders>(
                 "mnps": summary.mnps(),
                 "counting": counting_name(counting),
                 "sliders": S::NAME,
-                "threads": 1,
+                "threads": opts.threads,
+                "hash_mb": cli.hash,
                 "max_depth": limits.max_depth,
                 "max_nodes": limits.max_nodes,
             },

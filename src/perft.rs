@@ -3,7 +3,9 @@
 use crate::attacks::Sliders;
 use crate::movegen::{self, MoveList};
 use crate::position::Position;
+use crate::tt::Table;
 use crate::types::Move;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// How the last ply is counted.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -77,4 +79,155 @@ pub fn divide<S: Sliders>(pos: &mut Position, depth: u32, counting: Counting) ->
             (mv, n)
         })
         .collect()
+}
+
+/// Perft with a transposition table (`depth` >= 0): interior nodes of depth 2 and more are
+/// looked up and stored; the last ply is counted as `counting` says.
+pub fn perft_hashed<S: Sliders>(
+    pos: &mut Position,
+    depth: u32,
+    counting: Counting,
+    tt: &Table,
+) -> u64 {
+    if depth < 2 {
+        return perft::<S>(pos, depth, counting);
+    }
+    let (key1, key2) = (pos.key(), pos.key2());
+    if let Some(n) = tt.probe(key1, key2, depth) {
+        return n;
+    }
+    let mut moves = MoveList::new();
+    movegen::generate::<S, MoveList, true>(pos, &mut moves);
+    let mut nodes = 0;
+    for &mv in &moves {
+        let undo = pos.make(mv);
+        nodes += perft_hashed::<S>(pos, depth - 1, counting, tt);
+        pos.unmake(mv, &undo);
+    }
+    tt.store(key1, key2, depth, nodes);
+    nodes
+}
+
+/// How a perft run is carried out.
+#[derive(Clone, Copy)]
+pub struct Options<'a> {
+    pub counting: Counting,
+    /// Worker threads (at least 1).
+    pub threads: usize,
+    /// The shared transposition table, if hashing.
+    pub table: Option<&'a Table>,
+}
+
+/// One piece of work: the moves from the root, and the depth left below them.
+struct Task {
+    path: Vec<Move>,
+    depth: u32,
+}
+
+/// Splits the tree below `pos` into tasks: the root moves, then one ply deeper while there are
+/// fewer than 16 tasks per thread (and at least 3 plies left), so threads stay busy to the end.
+fn split<S: Sliders>(pos: &mut Position, depth: u32, threads: usize) -> Vec<Task> {
+    let mut tasks: Vec<Task> = movegen::legal_moves::<S>(pos)
+        .iter()
+        .map(|&mv| Task {
+            path: vec![mv],
+            depth: depth - 1,
+        })
+        .collect();
+    while tasks.len() < 16 * threads && tasks.iter().all(|t| t.depth >= 3) {
+        let mut next = Vec::with_capacity(tasks.len() * 32);
+        for t in tasks {
+            let undos: Vec<_> = t.path.iter().map(|&mv| (mv, pos.make(mv))).collect();
+            for &mv in movegen::legal_moves::<S>(pos).iter() {
+                let mut path = t.path.clone();
+                path.push(mv);
+                next.push(Task {
+                    path,
+                    depth: t.depth - 1,
+                });
+            }
+            for (mv, undo) in undos.iter().rev() {
+                pos.unmake(*mv, undo);
+            }
+        }
+        tasks = next;
+    }
+    tasks
+}
+
+/// The divide (count under each root move, generation order) with `opts`: several threads share
+/// the work through an atomic task index, and the table if there is one. `depth` >= 1.
+pub fn divide_with<S: Sliders>(pos: &Position, depth: u32, opts: Options<'_>) -> Vec<(Move, u64)> {
+    let depth = depth.max(1);
+    let mut root = pos.clone();
+    let roots: Vec<Move> = movegen::legal_moves::<S>(&root).to_vec();
+    let run = |p: &mut Position, d: u32| match opts.table {
+        Some(tt) => perft_hashed::<S>(p, d, opts.counting, tt),
+        None => perft::<S>(p, d, opts.counting),
+    };
+    if opts.threads <= 1 || depth < 2 {
+        return roots
+            .iter()
+            .map(|&mv| {
+                let undo = root.make(mv);
+                let n = run(&mut root, depth - 1);
+                root.unmake(mv, &undo);
+                (mv, n)
+            })
+            .collect();
+    }
+    let tasks = split::<S>(&mut root, depth, opts.threads);
+    let next = AtomicUsize::new(0);
+    let results: Vec<Vec<(usize, u64)>> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..opts.threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(task) = tasks.get(i) else { break };
+                        let mut p = pos.clone();
+                        for &mv in &task.path {
+                            p.make(mv);
+                        }
+                        done.push((i, run(&mut p, task.depth)));
+                    }
+                    done
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| w.join().unwrap_or_default())
+            .collect()
+    });
+    let mut per_root = vec![0u64; roots.len()];
+    let mut finished = 0;
+    for (i, n) in results.into_iter().flatten() {
+        let first = tasks[i].path[0];
+        if let Some(r) = roots.iter().position(|&m| m == first) {
+            per_root[r] += n;
+        }
+        finished += 1;
+    }
+    assert_eq!(finished, tasks.len(), "a perft worker thread failed");
+    roots.into_iter().zip(per_root).collect()
+}
+
+/// Perft with `opts` (threads, table); depth 0 is one node.
+pub fn perft_with<S: Sliders>(pos: &Position, depth: u32, opts: Options<'_>) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    if opts.threads <= 1 {
+        let mut p = pos.clone();
+        return match opts.table {
+            Some(tt) => perft_hashed::<S>(&mut p, depth, opts.counting, tt),
+            None => perft::<S>(&mut p, depth, opts.counting),
+        };
+    }
+    divide_with::<S>(pos, depth, opts)
+        .iter()
+        .map(|(_, n)| n)
+        .sum()
 }

@@ -3,7 +3,7 @@
 
 use crate::attacks::Sliders;
 use crate::epd::EpdEntry;
-use crate::perft::{Counting, divide, perft};
+use crate::perft::{Options, divide_with, perft_with};
 use crate::position::{FenError, Position};
 use std::time::{Duration, Instant};
 
@@ -118,9 +118,9 @@ pub fn parse_position(entry: &EpdEntry, chess960: bool) -> Result<Position, FenE
 /// as it completes.
 pub fn run_position<S: Sliders>(
     entry: &EpdEntry,
-    mut pos: Position,
+    pos: Position,
     limits: Limits,
-    counting: Counting,
+    opts: Options<'_>,
     mut progress: impl FnMut(u64),
 ) -> PositionReport {
     let mut counts = entry.counts.clone();
@@ -152,13 +152,13 @@ pub fn run_position<S: Sliders>(
         };
         if skipped.is_none() {
             let start = Instant::now();
-            let n = perft::<S>(&mut pos, depth, counting);
+            let n = perft_with::<S>(&pos, depth, opts);
             check.time = start.elapsed();
             check.actual = Some(n);
             progress(n);
             if check.failed() {
                 failed = true;
-                let mut lines: Vec<(String, u64)> = divide::<S>(&mut pos, depth, counting)
+                let mut lines: Vec<(String, u64)> = divide_with::<S>(&pos, depth, opts)
                     .into_iter()
                     .map(|(mv, n)| (mv.to_uci(pos.is_chess960()), n))
                     .collect();

@@ -161,6 +161,28 @@ impl Position {
         key
     }
 
+    /// A second Zobrist key, independent of [`Position::key`] (other random tables), computed
+    /// from scratch. Hashed perft verifies table entries with both keys (128 bits), so a
+    /// collision cannot corrupt a count; it is computed only when the table is probed.
+    pub fn key2(&self) -> u64 {
+        let mut key = 0;
+        for sq in self.occupied() {
+            if let Some(p) = self.board[sq.index()] {
+                key ^= zobrist::PIECE2[p.index()][sq.index()];
+            }
+        }
+        for sq in self.castling {
+            key ^= zobrist::OTHER2[sq.index()];
+        }
+        if let Some(ep) = self.ep {
+            key ^= zobrist::OTHER2[64 + ep.file() as usize];
+        }
+        if self.side == Color::Black {
+            key ^= zobrist::OTHER2[72];
+        }
+        key
+    }
+
     /// Puts `piece` on the empty square `sq` (no key update).
     #[inline(always)]
     fn put(&mut self, sq: Square, piece: Piece) {

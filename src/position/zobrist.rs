@@ -1,9 +1,28 @@
 //! Zobrist keys, generated at compile time from a fixed seed (splitmix64).
 
 /// One key per (piece index 0..12, square).
-pub(crate) static PIECE: [[u64; 64]; 12] = {
+pub(crate) static PIECE: [[u64; 64]; 12] = piece_table(0x1234_5678_9ABC_DEF0);
+
+/// The second key's piece table (independent seed): hashed perft verifies entries with it.
+pub(crate) static PIECE2: [[u64; 64]; 12] = piece_table(0x0DDB_A11C_0FFE_E5ED);
+
+/// The second key's keys for castling rooks, en-passant files and side to move.
+pub(crate) static OTHER2: [u64; 64 + 8 + 1] = {
+    let mut t = [0u64; 73];
+    let mut state = 0x7777_AAAA_5555_3333u64;
+    let mut i = 0;
+    while i < 73 {
+        let (v, next) = splitmix(state);
+        t[i] = v;
+        state = next;
+        i += 1;
+    }
+    t
+};
+
+const fn piece_table(seed: u64) -> [[u64; 64]; 12] {
     let mut t = [[0u64; 64]; 12];
-    let mut state = 0x1234_5678_9ABC_DEF0u64;
+    let mut state = seed;
     let mut p = 0;
     while p < 12 {
         let mut s = 0;
@@ -16,7 +35,7 @@ pub(crate) static PIECE: [[u64; 64]; 12] = {
         p += 1;
     }
     t
-};
+}
 
 /// One key per castling-rook square: castling rights are the set of those squares.
 pub(crate) static CASTLE: [u64; 64] = {

@@ -1,0 +1,143 @@
+//! Threads and the transposition table never change a count: every suite position under every
+//! combination of sliders, threads and hash (including a one-bucket table, where almost every
+//! probe meets another position's entry) gives the published count.
+
+mod common;
+
+use perft::perft::{Counting, Options, divide_with, perft_with};
+use perft::tt::Table;
+use perft::{Classical, Magic, Position, Sliders};
+
+fn check<S: Sliders>(suites: &[&str], opts: Options<'_>, max_nodes: u128) -> usize {
+    let mut checked = 0;
+    for name in suites {
+        for entry in common::suite(name) {
+            let pos = perft::suite::parse_position(&entry, false).unwrap();
+            for &(depth, expected) in &entry.counts {
+                if expected > max_nodes {
+                    continue;
+                }
+                let got = perft_with::<S>(&pos, depth, opts);
+                assert_eq!(
+                    got as u128,
+                    expected,
+                    "{name}:{} depth {depth} ({} threads, hash {})",
+                    entry.line,
+                    opts.threads,
+                    opts.table.is_some()
+                );
+                checked += 1;
+            }
+        }
+    }
+    checked
+}
+
+const ALL: [&str; 4] = [
+    "standard.epd",
+    "perftsuite.epd",
+    "tricky.epd",
+    "chess960.epd",
+];
+
+#[test]
+fn hashed_counts_match_on_every_suite_position() {
+    let table = Table::new(16);
+    let opts = Options {
+        counting: Counting::Bulk,
+        threads: 1,
+        table: Some(&table),
+    };
+    assert!(check::<Magic>(&ALL, opts, 1_000_000) > 4_000);
+}
+
+#[test]
+fn hashed_and_threaded_counts_match() {
+    let table = Table::new(16);
+    let opts = Options {
+        counting: Counting::Bulk,
+        threads: 3,
+        table: Some(&table),
+    };
+    assert!(check::<Classical>(&common::STANDARD_SUITES, opts, 10_000_000) > 700);
+}
+
+#[test]
+fn threaded_counts_match() {
+    let opts = Options {
+        counting: Counting::Bulk,
+        threads: 2,
+        table: None,
+    };
+    assert!(check::<Magic>(&common::STANDARD_SUITES, opts, 10_000_000) > 700);
+    let opts = Options {
+        counting: Counting::NoBulk,
+        threads: 2,
+        table: None,
+    };
+    assert!(check::<Magic>(&["standard.epd", "tricky.epd"], opts, 1_000_000) == 96);
+}
+
+#[test]
+fn a_one_bucket_table_collides_constantly_and_stays_exact() {
+    let table = Table::new(0);
+    assert_eq!(table.bytes(), 64);
+    let opts = Options {
+        counting: Counting::Bulk,
+        threads: 2,
+        table: Some(&table),
+    };
+    assert!(check::<Magic>(&["standard.epd", "tricky.epd"], opts, 2_000_000) == 110);
+    let opts = Options {
+        counting: Counting::NoBulk,
+        threads: 1,
+        table: Some(&table),
+    };
+    assert!(check::<Magic>(&["standard.epd"], opts, 200_000) > 20);
+}
+
+#[test]
+fn deep_hashed_counts() {
+    // Start position depth 7 (3,195,901,860) would take too long for CI without the table's
+    // help; with it, depth 6 of Kiwipete and position 3's depth 7 run in a few seconds.
+    let table = Table::new(64);
+    let opts = Options {
+        counting: Counting::Bulk,
+        threads: 2,
+        table: Some(&table),
+    };
+    let kiwipete =
+        Position::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+            .unwrap();
+    assert_eq!(perft_with::<Magic>(&kiwipete, 5, opts), 193_690_690);
+    let pos3 = Position::from_fen("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1").unwrap();
+    assert_eq!(perft_with::<Magic>(&pos3, 7, opts), 178_633_661);
+}
+
+#[test]
+fn threaded_divide_matches_single_threaded_divide() {
+    let pos =
+        Position::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+            .unwrap();
+    let one = divide_with::<Magic>(
+        &pos,
+        4,
+        Options {
+            counting: Counting::Bulk,
+            threads: 1,
+            table: None,
+        },
+    );
+    let table = Table::new(8);
+    let many = divide_with::<Magic>(
+        &pos,
+        4,
+        Options {
+            counting: Counting::Bulk,
+            threads: 4,
+            table: Some(&table),
+        },
+    );
+    assert_eq!(one, many);
+    assert_eq!(one.iter().map(|x| x.1).sum::<u64>(), 4_085_603);
+}
