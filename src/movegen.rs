@@ -373,11 +373,14 @@ fn generate_castling<S: Sliders, K: Sink>(
         let mv = Move::new(ksq, rook, MoveKind::Castle);
         let (king_to, rook_to) = (mv.castle_king_to(), mv.castle_rook_to());
         let movers = Bitboard::from_square(ksq) | Bitboard::from_square(rook);
-        let king_path = attacks::between(ksq, king_to) | Bitboard::from_square(king_to);
-        let rook_path = attacks::between(rook, rook_to) | Bitboard::from_square(rook_to);
-        if ((king_path | rook_path) & (occupied - movers)).any() {
+        // King, rook and both destinations share a rank: the paths are plain bit ranges.
+        let king_path = span(ksq, king_to);
+        let path = king_path | span(rook, rook_to);
+        if (path & (occupied - movers)).any() {
             continue;
         }
+        // The start square too: with the rook gone it may be attacked (king c1, rook b1, enemy
+        // queen a1, castling a-side leaves the king on c1).
         let occ = occupied - movers;
         if king_path
             .into_iter()
@@ -387,6 +390,17 @@ fn generate_castling<S: Sliders, K: Sink>(
         }
         sink.single(mv);
     }
+}
+
+/// The squares from `a` to `b` inclusive; `a` and `b` on one rank.
+#[inline(always)]
+fn span(a: Square, b: Square) -> Bitboard {
+    let (lo, hi) = if a < b {
+        (a.index(), b.index())
+    } else {
+        (b.index(), a.index())
+    };
+    Bitboard((2u64 << hi).wrapping_sub(1 << lo))
 }
 
 /// The legal moves of the side to move.
