@@ -249,7 +249,20 @@ fn pawn_moves<K: Sink>(
 /// pseudo-legal ones (see the module documentation for what the filter tests).
 #[inline(always)]
 pub fn generate<S: Sliders, K: Sink, const LEGAL: bool>(pos: &Position, sink: &mut K) {
-    let us = pos.side_to_move();
+    match pos.side_to_move() {
+        Color::White => generate_for::<S, K, LEGAL, true>(pos, sink),
+        Color::Black => generate_for::<S, K, LEGAL, false>(pos, sink),
+    }
+}
+
+/// [`generate`] compiled once per side to move, so that pawn directions, ranks and colour
+/// lookups are constants.
+#[inline(always)]
+fn generate_for<S: Sliders, K: Sink, const LEGAL: bool, const WHITE: bool>(
+    pos: &Position,
+    sink: &mut K,
+) {
+    let us = if WHITE { Color::White } else { Color::Black };
     let them = !us;
     let ksq = pos.king(us);
     let occupied = pos.occupied();
@@ -368,39 +381,23 @@ fn generate_castling<S: Sliders, K: Sink>(
     ksq: Square,
     occupied: Bitboard,
 ) {
-    let rooks = pos.castling_rooks() & Bitboard::rank(us.back_rank());
-    for rook in rooks {
-        let mv = Move::new(ksq, rook, MoveKind::Castle);
-        let (king_to, rook_to) = (mv.castle_king_to(), mv.castle_rook_to());
-        let movers = Bitboard::from_square(ksq) | Bitboard::from_square(rook);
-        // King, rook and both destinations share a rank: the paths are plain bit ranges.
-        let king_path = span(ksq, king_to);
-        let path = king_path | span(rook, rook_to);
-        if (path & (occupied - movers)).any() {
+    let rights = pos.castling_rooks();
+    for path in pos.castle_paths(us) {
+        if (rights & path.rook).is_empty() || (occupied & path.empty).any() {
             continue;
         }
         // The start square too: with the rook gone it may be attacked (king c1, rook b1, enemy
         // queen a1, castling a-side leaves the king on c1).
-        let occ = occupied - movers;
-        if king_path
+        let occ = occupied - path.rook - Bitboard::from_square(ksq);
+        if path
+            .king_path
             .into_iter()
             .any(|sq| pos.is_attacked_by::<S>(sq, !us, occ))
         {
             continue;
         }
-        sink.single(mv);
+        sink.single(Move::new(ksq, path.rook.lsb(), MoveKind::Castle));
     }
-}
-
-/// The squares from `a` to `b` inclusive; `a` and `b` on one rank.
-#[inline(always)]
-fn span(a: Square, b: Square) -> Bitboard {
-    let (lo, hi) = if a < b {
-        (a.index(), b.index())
-    } else {
-        (b.index(), a.index())
-    };
-    Bitboard((2u64 << hi).wrapping_sub(1 << lo))
 }
 
 /// The legal moves of the side to move.

@@ -218,6 +218,7 @@ impl Position {
             return Err(FenError::OppositeCheck { color: them });
         }
         pos.key = pos.compute_key();
+        pos.compute_castle_paths();
         Ok(pos)
     }
 

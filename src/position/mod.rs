@@ -32,6 +32,20 @@ pub struct Position {
     key: u64,
     chess960: bool,
     notation: CastlingNotation,
+    /// Per castling right (White king-side, White other, Black king-side, Black other), fixed
+    /// from parsing on: the king and rook never move while the right exists.
+    castle_paths: [CastlePath; 4],
+}
+
+/// What castling with one rook needs, computed once when the FEN is parsed.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct CastlePath {
+    /// The castling rook's square (`Bitboard::EMPTY`'s `rook` bit unused when no right).
+    pub rook: Bitboard,
+    /// Squares king and rook pass over or land on, other than their own: must be empty.
+    pub empty: Bitboard,
+    /// Squares from the king's start to its destination, inclusive: must not be attacked.
+    pub king_path: Bitboard,
 }
 
 impl Position {
@@ -55,6 +69,7 @@ impl Position {
             key: 0,
             chess960: false,
             notation: CastlingNotation::Standard,
+            castle_paths: [CastlePath::default(); 4],
         }
     }
 
@@ -98,6 +113,36 @@ impl Position {
     #[inline(always)]
     pub fn king(&self, color: Color) -> Square {
         self.pieces(color, PieceKind::King).lsb()
+    }
+
+    /// The castling paths of `color`'s (up to two) castling rooks, as parsed; a path applies
+    /// while its rook is still in [`Position::castling_rooks`].
+    #[inline(always)]
+    pub fn castle_paths(&self, color: Color) -> &[CastlePath] {
+        let i = color.index() * 2;
+        &self.castle_paths[i..i + 2]
+    }
+
+    /// Fills the castling paths from the castling rights and king squares (after parsing).
+    fn compute_castle_paths(&mut self) {
+        self.castle_paths = [CastlePath::default(); 4];
+        for color in Color::BOTH {
+            let ksq = self.king(color);
+            let rooks = self.castling & Bitboard::rank(color.back_rank());
+            for rook in rooks {
+                let mv = crate::types::Move::new(ksq, rook, crate::types::MoveKind::Castle);
+                let (king_to, rook_to) = (mv.castle_king_to(), mv.castle_rook_to());
+                let movers = Bitboard::from_square(ksq) | Bitboard::from_square(rook);
+                let king_path = span(ksq, king_to);
+                let empty = (king_path | span(rook, rook_to)) - movers;
+                let slot = color.index() * 2 + usize::from(rook < ksq);
+                self.castle_paths[slot] = CastlePath {
+                    rook: Bitboard::from_square(rook),
+                    empty,
+                    king_path,
+                };
+            }
+        }
     }
 
     /// Castling rights: the squares of the rooks that may still castle, both colours.
@@ -288,6 +333,16 @@ impl Position {
         s.push_str(&self.to_fen());
         s
     }
+}
+
+/// The squares from `a` to `b` inclusive; `a` and `b` on one rank.
+fn span(a: Square, b: Square) -> Bitboard {
+    let (lo, hi) = if a < b {
+        (a.index(), b.index())
+    } else {
+        (b.index(), a.index())
+    };
+    Bitboard((2u64 << hi).wrapping_sub(1 << lo))
 }
 
 impl Default for Position {
