@@ -510,6 +510,7 @@ fn run_bench_pext(_: Counting) -> Result<ExitCode> {
     bail!(NO_PEXT)
 }
 
+#[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
 const NO_PEXT: &str = "this build has no PEXT sliders: it was compiled without BMI2. Rebuild with \
     RUSTFLAGS=\"-C target-cpu=native\" cargo build --release (on a CPU with BMI2)";
 
