@@ -143,11 +143,28 @@ fn threads_and_hash_are_labelled_and_exact() {
     let o = perft(&["--depth", "5", "--threads", "2", "--hash", "16"]);
     assert_eq!(stdout(&o), "4865609\n");
     let err = stderr(&o);
-    assert!(err.contains("2 threads, hash 16 MiB") && err.contains("effective Mnps"), "{err}");
+    assert!(
+        err.contains("2 threads, hash 16 MiB") && err.contains("effective Mnps"),
+        "{err}"
+    );
     let o = perft(&["--depth", "4", "--threads", "1"]);
     assert!(stderr(&o).contains("1 thread, no hash"), "{}", stderr(&o));
-    let o = perft(&["--fen", KIWIPETE, "--depth", "3", "--divide", "--threads", "2", "--hash", "1"]);
-    assert!(stdout(&o).ends_with("\nNodes searched: 97862\n"), "{}", stdout(&o));
+    let o = perft(&[
+        "--fen",
+        KIWIPETE,
+        "--depth",
+        "3",
+        "--divide",
+        "--threads",
+        "2",
+        "--hash",
+        "1",
+    ]);
+    assert!(
+        stdout(&o).ends_with("\nNodes searched: 97862\n"),
+        "{}",
+        stdout(&o)
+    );
     assert_bad_input(&["--threads", "0"], "--threads");
 }
 
@@ -156,8 +173,17 @@ fn bench_checks_its_counts_and_reports_totals() {
     let o = perft(&["--bench"]);
     let out = stdout(&o);
     assert!(o.status.success(), "{out}{}", stderr(&o));
-    assert!(out.starts_with("bench: bulk counting, magic sliders, 1 thread, no hash\n"), "{out}");
-    assert!(out.contains("pos4       depth 6   706045033 nodes"), "{out}");
-    assert!(out.contains("total                 1451446453 nodes"), "{out}");
+    assert!(
+        out.starts_with("bench: bulk counting, magic sliders, 1 thread, no hash\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("pos4       depth 6   706045033 nodes"),
+        "{out}"
+    );
+    assert!(
+        out.contains("total                 1451446453 nodes"),
+        "{out}"
+    );
     assert_bad_input(&["--bench", "--fen", KIWIPETE], "cannot be used with");
 }
