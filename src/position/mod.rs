@@ -19,7 +19,7 @@ pub const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -
 /// A chess position: piece placement by kind, colour and square; side to move; castling rights
 /// as the set of castling-rook squares (so Chess960 needs no other representation); en-passant
 /// square; move counters; and a Zobrist key kept up to date by [`Position::make`].
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, Debug)]
 pub struct Position {
     by_kind: [Bitboard; 6],
     by_color: [Bitboard; 2],
@@ -36,6 +36,27 @@ pub struct Position {
     /// from parsing on: the king and rook never move while the right exists.
     castle_paths: [CastlePath; 4],
 }
+
+/// Two positions are equal when everything that defines them is: placement, side to move,
+/// castling rights, en-passant square, counters, key, rules and notation. The castling paths
+/// are left out: they are derived data, and a path whose right was lost stays behind unused.
+impl PartialEq for Position {
+    fn eq(&self, other: &Position) -> bool {
+        self.by_kind == other.by_kind
+            && self.by_color == other.by_color
+            && self.board == other.board
+            && self.side == other.side
+            && self.castling == other.castling
+            && self.ep == other.ep
+            && self.halfmove == other.halfmove
+            && self.fullmove == other.fullmove
+            && self.key == other.key
+            && self.chess960 == other.chess960
+            && self.notation == other.notation
+    }
+}
+
+impl Eq for Position {}
 
 /// What castling with one rook needs, computed once when the FEN is parsed.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
