@@ -337,56 +337,33 @@ pub fn find_divergence(
             });
         }
         let differing = ours.iter().find(|(m, n)| theirs.moves.get(*m) != Some(n));
-        match differing {
+        let outcome = match differing {
             Some((mv, &n)) if depth > 1 => {
                 step.follow = Some((mv.clone(), theirs.moves[mv], n));
                 steps.push(step);
                 path.push(mv.clone());
                 depth -= 1;
+                continue;
             }
-            Some((mv, _)) => {
-                steps.push(step);
-                let detail = format!("at depth 1 the engine counts {} for {mv}", theirs.moves[mv]);
-                return Ok(Report {
-                    steps,
-                    outcome: Outcome::Inconsistent {
-                        moves: path,
-                        fen,
-                        detail,
-                    },
-                });
-            }
-            None if theirs.total != Some(ours_total) => {
-                steps.push(step);
-                return Ok(Report {
-                    steps,
-                    outcome: Outcome::TotalDiffers {
-                        moves: path,
-                        fen,
-                        ours: ours_total,
-                        theirs: theirs.total,
-                    },
-                });
-            }
-            None if steps.is_empty() => {
-                steps.push(step);
-                return Ok(Report {
-                    steps,
-                    outcome: Outcome::Agree { nodes: ours_total },
-                });
-            }
-            None => {
-                steps.push(step);
-                let detail = "the counts differed one level up but all agree here".to_string();
-                return Ok(Report {
-                    steps,
-                    outcome: Outcome::Inconsistent {
-                        moves: path,
-                        fen,
-                        detail,
-                    },
-                });
-            }
-        }
+            Some((mv, _)) => Outcome::Inconsistent {
+                moves: path,
+                fen,
+                detail: format!("at depth 1 the engine counts {} for {mv}", theirs.moves[mv]),
+            },
+            None if theirs.total != Some(ours_total) => Outcome::TotalDiffers {
+                moves: path,
+                fen,
+                ours: ours_total,
+                theirs: theirs.total,
+            },
+            None if steps.is_empty() => Outcome::Agree { nodes: ours_total },
+            None => Outcome::Inconsistent {
+                moves: path,
+                fen,
+                detail: "the counts differed one level up but all agree here".to_string(),
+            },
+        };
+        steps.push(step);
+        return Ok(Report { steps, outcome });
     }
 }

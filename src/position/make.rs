@@ -37,12 +37,12 @@ impl Position {
             debug_assert!(false, "make: no piece on {from}");
             return undo;
         };
-        let mut key = self.key ^ zobrist::SIDE;
+        let mut key = self.key ^ zobrist::KEYS.side;
         if let Some(ep) = self.ep.take() {
-            key ^= zobrist::EP_FILE[ep.file() as usize];
+            key ^= zobrist::KEYS.ep_file[ep.file() as usize];
         }
         self.halfmove += 1;
-        let pk = &zobrist::PIECE[piece.index()];
+        let pk = &zobrist::KEYS.piece[piece.index()];
         match mv.kind() {
             MoveKind::Quiet => {
                 self.shift(from, to, piece);
@@ -51,7 +51,7 @@ impl Position {
             MoveKind::Capture => {
                 if let Some(victim) = self.board[to.index()] {
                     self.remove(to, victim);
-                    key ^= zobrist::PIECE[victim.index()][to.index()];
+                    key ^= zobrist::KEYS.piece[victim.index()][to.index()];
                     undo.captured = Some(victim);
                 }
                 self.shift(from, to, piece);
@@ -65,14 +65,14 @@ impl Position {
                 // Record the square only when an enemy pawn could take there.
                 if (attacks::pawn(us, ep) & self.pieces(!us, PieceKind::Pawn)).any() {
                     self.ep = Some(ep);
-                    key ^= zobrist::EP_FILE[ep.file() as usize];
+                    key ^= zobrist::KEYS.ep_file[ep.file() as usize];
                 }
             }
             MoveKind::EnPassant => {
                 let victim_sq = to.offset(-us.forward());
                 let victim = Piece::new(!us, PieceKind::Pawn);
                 self.remove(victim_sq, victim);
-                key ^= zobrist::PIECE[victim.index()][victim_sq.index()];
+                key ^= zobrist::KEYS.piece[victim.index()][victim_sq.index()];
                 undo.captured = Some(victim);
                 self.shift(from, to, piece);
                 key ^= pk[from.index()] ^ pk[to.index()];
@@ -80,13 +80,13 @@ impl Position {
             MoveKind::Promotion | MoveKind::PromotionCapture => {
                 if let Some(victim) = self.board[to.index()] {
                     self.remove(to, victim);
-                    key ^= zobrist::PIECE[victim.index()][to.index()];
+                    key ^= zobrist::KEYS.piece[victim.index()][to.index()];
                     undo.captured = Some(victim);
                 }
                 let promoted = Piece::new(us, mv.promotion_piece().unwrap_or(PieceKind::Queen));
                 self.remove(from, piece);
                 self.put(to, promoted);
-                key ^= pk[from.index()] ^ zobrist::PIECE[promoted.index()][to.index()];
+                key ^= pk[from.index()] ^ zobrist::KEYS.piece[promoted.index()][to.index()];
             }
             MoveKind::Castle => {
                 let rook = Piece::new(us, PieceKind::Rook);
@@ -96,7 +96,7 @@ impl Position {
                 self.remove(to, rook);
                 self.put(king_to, piece);
                 self.put(rook_to, rook);
-                let rk = &zobrist::PIECE[rook.index()];
+                let rk = &zobrist::KEYS.piece[rook.index()];
                 key ^= pk[from.index()] ^ pk[king_to.index()];
                 key ^= rk[to.index()] ^ rk[rook_to.index()];
             }
@@ -114,7 +114,7 @@ impl Position {
             if lost.any() {
                 self.castling ^= lost;
                 for sq in lost {
-                    key ^= zobrist::CASTLE[sq.index()];
+                    key ^= zobrist::KEYS.castle[sq.index()];
                 }
             }
         }

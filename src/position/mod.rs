@@ -209,42 +209,31 @@ impl Position {
 
     /// The Zobrist key computed from scratch (the incremental key must always equal it).
     pub fn compute_key(&self) -> u64 {
-        let mut key = 0;
-        for sq in self.occupied() {
-            if let Some(p) = self.board[sq.index()] {
-                key ^= zobrist::PIECE[p.index()][sq.index()];
-            }
-        }
-        for sq in self.castling {
-            key ^= zobrist::CASTLE[sq.index()];
-        }
-        if let Some(ep) = self.ep {
-            key ^= zobrist::EP_FILE[ep.file() as usize];
-        }
-        if self.side == Color::Black {
-            key ^= zobrist::SIDE;
-        }
-        key
+        self.key_from(&zobrist::KEYS)
     }
 
     /// A second Zobrist key, independent of [`Position::key`] (other random tables), computed
     /// from scratch. Hashed perft verifies table entries with both keys (128 bits), so a
     /// collision cannot corrupt a count; it is computed only when the table is probed.
     pub fn key2(&self) -> u64 {
+        self.key_from(&zobrist::KEYS2)
+    }
+
+    fn key_from(&self, keys: &zobrist::Keys) -> u64 {
         let mut key = 0;
         for sq in self.occupied() {
             if let Some(p) = self.board[sq.index()] {
-                key ^= zobrist::PIECE2[p.index()][sq.index()];
+                key ^= keys.piece[p.index()][sq.index()];
             }
         }
         for sq in self.castling {
-            key ^= zobrist::OTHER2[sq.index()];
+            key ^= keys.castle[sq.index()];
         }
         if let Some(ep) = self.ep {
-            key ^= zobrist::OTHER2[64 + ep.file() as usize];
+            key ^= keys.ep_file[ep.file() as usize];
         }
         if self.side == Color::Black {
-            key ^= zobrist::OTHER2[72];
+            key ^= keys.side;
         }
         key
     }

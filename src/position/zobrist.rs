@@ -1,72 +1,54 @@
-//! Zobrist keys, generated at compile time from a fixed seed (splitmix64).
+//! Zobrist keys, generated at compile time from fixed seeds (splitmix64).
+//!
+//! Two independent sets: [`KEYS`] for the incremental key every position carries, and [`KEYS2`]
+//! for the second key that hashed perft computes at probes to verify table entries.
 
-/// One key per (piece index 0..12, square).
-pub(crate) static PIECE: [[u64; 64]; 12] = piece_table(0x1234_5678_9ABC_DEF0);
-
-/// The second key's piece table (independent seed): hashed perft verifies entries with it.
-pub(crate) static PIECE2: [[u64; 64]; 12] = piece_table(0x0DDB_A11C_0FFE_E5ED);
-
-/// The second key's keys for castling rooks, en-passant files and side to move.
-pub(crate) static OTHER2: [u64; 64 + 8 + 1] = {
-    let mut t = [0u64; 73];
-    let mut state = 0x7777_AAAA_5555_3333u64;
-    let mut i = 0;
-    while i < 73 {
-        let (v, next) = splitmix(state);
-        t[i] = v;
-        state = next;
-        i += 1;
-    }
-    t
-};
-
-const fn piece_table(seed: u64) -> [[u64; 64]; 12] {
-    let mut t = [[0u64; 64]; 12];
-    let mut state = seed;
-    let mut p = 0;
-    while p < 12 {
-        let mut s = 0;
-        while s < 64 {
-            let (v, next) = splitmix(state);
-            t[p][s] = v;
-            state = next;
-            s += 1;
-        }
-        p += 1;
-    }
-    t
+/// One set of Zobrist keys.
+pub(crate) struct Keys {
+    /// One key per (piece index 0..12, square).
+    pub piece: [[u64; 64]; 12],
+    /// One key per castling-rook square: castling rights are the set of those squares.
+    pub castle: [u64; 64],
+    /// One key per en-passant file.
+    pub ep_file: [u64; 8],
+    /// Toggled when Black is to move.
+    pub side: u64,
 }
 
-/// One key per castling-rook square: castling rights are the set of those squares.
-pub(crate) static CASTLE: [u64; 64] = {
-    let mut t = [0u64; 64];
-    let mut state = 0x0F0F_1E1E_2D2D_3C3Cu64;
-    let mut s = 0;
-    while s < 64 {
-        let (v, next) = splitmix(state);
-        t[s] = v;
-        state = next;
-        s += 1;
-    }
-    t
-};
+/// The keys of [`super::Position::key`].
+pub(crate) static KEYS: Keys = Keys::new(0x1234_5678_9ABC_DEF0);
 
-/// One key per en-passant file.
-pub(crate) static EP_FILE: [u64; 8] = {
-    let mut t = [0u64; 8];
-    let mut state = 0xA5A5_5A5A_C3C3_3C3Cu64;
-    let mut f = 0;
-    while f < 8 {
-        let (v, next) = splitmix(state);
-        t[f] = v;
-        state = next;
-        f += 1;
-    }
-    t
-};
+/// The keys of [`super::Position::key2`], independent of [`KEYS`].
+pub(crate) static KEYS2: Keys = Keys::new(0x0DDB_A11C_0FFE_E5ED);
 
-/// Toggled when Black is to move.
-pub(crate) const SIDE: u64 = splitmix(0xDEAD_BEEF_CAFE_F00D).0;
+impl Keys {
+    const fn new(seed: u64) -> Keys {
+        let mut state = seed;
+        let mut keys = Keys {
+            piece: [[0; 64]; 12],
+            castle: [0; 64],
+            ep_file: [0; 8],
+            side: 0,
+        };
+        let mut i = 0;
+        while i < 12 * 64 {
+            (keys.piece[i / 64][i % 64], state) = splitmix(state);
+            i += 1;
+        }
+        i = 0;
+        while i < 64 {
+            (keys.castle[i], state) = splitmix(state);
+            i += 1;
+        }
+        i = 0;
+        while i < 8 {
+            (keys.ep_file[i], state) = splitmix(state);
+            i += 1;
+        }
+        keys.side = splitmix(state).0;
+        keys
+    }
+}
 
 /// One step of splitmix64: (output, next state).
 const fn splitmix(state: u64) -> (u64, u64) {
