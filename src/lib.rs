@@ -6,10 +6,12 @@
 //! - [`movegen`]: pseudo-legal generation and the legality filter.
 //! - [`perft`]: node counting, bulk and not, divide, threads; [`tt`]: the hash table.
 //! - [`epd`]: reading perft suites; [`suite`]: running them.
+//! - [`compare`]: timing the slider implementations against each other.
 //! - [`uci`]: a UCI front end; [`diff`]: finding where another engine's perft goes wrong.
 
 pub mod attacks;
 pub mod bitboard;
+pub mod compare;
 pub mod diff;
 pub mod epd;
 pub mod movegen;

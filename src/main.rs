@@ -3,7 +3,8 @@
 use anyhow::{Context, Result, bail};
 use clap::{Parser, ValueEnum};
 use perft::attacks::magic::{self, Slider};
-use perft::perft::{Counting, Options, divide, divide_with, perft, perft_with};
+use perft::compare::Work;
+use perft::perft::{Counting, Options, divide, divide_with, perft_with};
 use perft::suite::{self, Limits, PositionReport, Summary};
 use perft::tt::Table;
 use perft::{Classical, Magic, Position, Sliders, epd};
@@ -651,13 +652,6 @@ fn run_bench<S: Sliders>(counting: Counting) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// One perft of a comparison workload, with the published count when there is one.
-struct Work {
-    pos: Position,
-    depth: u32,
-    expected: Option<u128>,
-}
-
 /// Every check of a suite within the limits, for `--compare --suite`.
 fn suite_work(path: &Path, chess960: bool, limits: Limits) -> Result<Vec<Work>> {
     let file =
@@ -683,84 +677,18 @@ fn suite_work(path: &Path, chess960: bool, limits: Limits) -> Result<Vec<Work>> 
     Ok(work)
 }
 
-/// One implementation's entry in the comparison.
-struct Contender {
-    name: &'static str,
-    run: fn(&mut Position, u32, Counting) -> u64,
-    times: Vec<Duration>,
-    counts: Option<Vec<u64>>,
-}
-
-fn contender<S: Sliders>() -> Contender {
-    Contender {
-        name: S::NAME,
-        run: perft::<S>,
-        times: Vec::new(),
-        counts: None,
-    }
-}
-
-/// Runs the same work with each slider implementation, alternating (forward order on even
-/// rounds, reversed on odd ones), checks that the counts agree with each other and with the
-/// published ones, and prints the median times.
+/// Runs the comparison and prints its table; exit status 1 if any count disagrees.
 fn compare(work: &[Work], what: &str, counting: Counting, rounds: u32) -> Result<ExitCode> {
-    let mut contenders = vec![contender::<Classical>(), contender::<Magic>()];
-    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-    contenders.push(contender::<perft::attacks::Pext>());
-    let mut mismatch = Vec::new();
-    for round in 0..rounds {
-        let order: Vec<usize> = if round % 2 == 0 {
-            (0..contenders.len()).collect()
-        } else {
-            (0..contenders.len()).rev().collect()
-        };
-        for i in order {
-            let c = &mut contenders[i];
-            let start = Instant::now();
-            let counts: Vec<u64> = work
-                .iter()
-                .map(|w| (c.run)(&mut w.pos.clone(), w.depth, counting))
-                .collect();
-            c.times.push(start.elapsed());
-            if c.counts.as_ref().is_some_and(|prev| *prev != counts) {
-                bail!("{} gave different counts in two rounds", c.name);
-            }
-            c.counts = Some(counts);
-        }
-    }
-    for c in &contenders {
-        let counts = c.counts.as_deref().unwrap_or(&[]);
-        for (w, &n) in work.iter().zip(counts) {
-            let reference = contenders[0].counts.as_deref().unwrap_or(&[]);
-            let differs = w.expected.is_some_and(|e| e != u128::from(n));
-            if differs || reference.len() != counts.len() {
-                mismatch.push(format!(
-                    "{}: depth {} of {}: got {n}",
-                    c.name,
-                    w.depth,
-                    w.pos.to_fen()
-                ));
-            }
-        }
-        if c.counts != contenders[0].counts {
-            mismatch.push(format!("{} and {} disagree", c.name, contenders[0].name));
-        }
-    }
-    let nodes: u64 = contenders[0].counts.iter().flatten().sum();
-    let median = |c: &Contender| {
-        let mut t = c.times.clone();
-        t.sort();
-        t[t.len() / 2]
+    let (contenders, problems) = perft::compare::compare(work, counting, rounds);
+    let base = contenders[0].median();
+    let plural = if work.len() == 1 {
+        format!(" depth {}", work[0].depth)
+    } else {
+        "s".to_string()
     };
-    let base = median(&contenders[0]);
     println!(
-        "{what}: {} perft{}, {}, 1 thread, {rounds} rounds alternating, median time",
+        "{what}: {} perft{plural}, {}, 1 thread, {rounds} rounds alternating, median time",
         work.len(),
-        if work.len() == 1 {
-            format!(" depth {}", work[0].depth)
-        } else {
-            "s".to_string()
-        },
         counting_name(counting)
     );
     println!();
@@ -769,23 +697,24 @@ fn compare(work: &[Work], what: &str, counting: Counting, rounds: u32) -> Result
         "sliders", "nodes", "time (s)", "Mnps", "vs classical"
     );
     for c in &contenders {
-        let t = median(c);
+        let t = c.median();
         println!(
             "{:<10} {:>15} {:>10.3} {:>9.1} {:>11.2}x",
             c.name,
-            nodes,
+            c.nodes(),
             t.as_secs_f64(),
-            mnps(nodes, t),
+            mnps(c.nodes(), t),
             base.as_secs_f64() / t.as_secs_f64().max(1e-9)
         );
     }
-    if !mismatch.is_empty() {
-        for m in &mismatch {
-            eprintln!("error: {m}");
-        }
-        return Ok(ExitCode::from(1));
+    for p in &problems {
+        eprintln!("error: {p}");
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(if problems.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }
 
 fn run_magics(seed: u64) -> Result<ExitCode> {

@@ -1,0 +1,102 @@
+//! Comparing slider implementations: the same perfts run with each, alternating, timed.
+
+use crate::attacks::{Classical, Magic, Sliders};
+use crate::perft::{Counting, perft};
+use crate::position::Position;
+use std::time::{Duration, Instant};
+
+/// One perft of a comparison workload, with the published count when there is one.
+#[derive(Clone, Debug)]
+pub struct Work {
+    pub pos: Position,
+    pub depth: u32,
+    pub expected: Option<u128>,
+}
+
+/// One implementation's result.
+#[derive(Clone, Debug)]
+pub struct Contender {
+    pub name: &'static str,
+    /// The total time of the whole workload, one entry per round.
+    pub times: Vec<Duration>,
+    /// The count of each perft of the workload.
+    pub counts: Vec<u64>,
+    run: fn(&mut Position, u32, Counting) -> u64,
+}
+
+impl Contender {
+    fn new<S: Sliders>() -> Contender {
+        Contender {
+            name: S::NAME,
+            times: Vec::new(),
+            counts: Vec::new(),
+            run: perft::<S>,
+        }
+    }
+
+    /// The median time of the rounds.
+    pub fn median(&self) -> Duration {
+        let mut t = self.times.clone();
+        t.sort();
+        t.get(t.len() / 2).copied().unwrap_or_default()
+    }
+
+    /// Nodes of the whole workload.
+    pub fn nodes(&self) -> u64 {
+        self.counts.iter().sum()
+    }
+}
+
+/// Every slider implementation compiled into this build, classical first (the baseline).
+fn contenders() -> Vec<Contender> {
+    #[allow(unused_mut)]
+    let mut all = vec![Contender::new::<Classical>(), Contender::new::<Magic>()];
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    all.push(Contender::new::<crate::attacks::Pext>());
+    all
+}
+
+/// Runs `work` with every implementation for `rounds` rounds, single-threaded, alternating the
+/// order (forward on even rounds, reversed on odd ones) so that drifts in machine speed hit all
+/// alike. Returns the contenders and every disagreement found: between rounds, between
+/// implementations, or with a published count.
+pub fn compare(work: &[Work], counting: Counting, rounds: u32) -> (Vec<Contender>, Vec<String>) {
+    let mut all = contenders();
+    let mut problems = Vec::new();
+    for round in 0..rounds.max(1) {
+        let order: Vec<usize> = if round % 2 == 0 {
+            (0..all.len()).collect()
+        } else {
+            (0..all.len()).rev().collect()
+        };
+        for i in order {
+            let c = &mut all[i];
+            let start = Instant::now();
+            let counts: Vec<u64> = work
+                .iter()
+                .map(|w| (c.run)(&mut w.pos.clone(), w.depth, counting))
+                .collect();
+            c.times.push(start.elapsed());
+            if round > 0 && c.counts != counts {
+                problems.push(format!("{} gave different counts in two rounds", c.name));
+            }
+            c.counts = counts;
+        }
+    }
+    for c in &all {
+        for (w, &n) in work.iter().zip(&c.counts) {
+            if w.expected.is_some_and(|e| e != u128::from(n)) {
+                problems.push(format!(
+                    "{}: depth {} of {}: got {n}",
+                    c.name,
+                    w.depth,
+                    w.pos.to_fen()
+                ));
+            }
+        }
+        if c.counts != all[0].counts {
+            problems.push(format!("{} and {} disagree", c.name, all[0].name));
+        }
+    }
+    (all, problems)
+}

@@ -1,0 +1,37 @@
+//! The slider comparison: every implementation runs the same work, counts are checked.
+
+use perft::Position;
+use perft::compare::{Work, compare};
+use perft::perft::Counting;
+
+#[test]
+fn every_implementation_runs_every_round_and_agrees() {
+    let work = vec![Work {
+        pos: Position::startpos(),
+        depth: 4,
+        expected: Some(197_281),
+    }];
+    let (contenders, problems) = compare(&work, Counting::Bulk, 3);
+    assert!(problems.is_empty(), "{problems:?}");
+    assert!(contenders.len() >= 2);
+    assert_eq!(contenders[0].name, "classical");
+    for c in &contenders {
+        assert_eq!(c.times.len(), 3);
+        assert_eq!(c.counts, vec![197_281]);
+    }
+}
+
+#[test]
+fn a_wrong_published_count_is_reported_for_each_implementation() {
+    let work = vec![Work {
+        pos: Position::startpos(),
+        depth: 3,
+        expected: Some(8903),
+    }];
+    let (contenders, problems) = compare(&work, Counting::NoBulk, 1);
+    assert_eq!(problems.len(), contenders.len(), "{problems:?}");
+    assert!(
+        problems.iter().all(|p| p.contains("got 8902")),
+        "{problems:?}"
+    );
+}
