@@ -1,0 +1,87 @@
+//! Leaper tables and the geometry helpers (`between`, `line`) against brute force, for every
+//! square and every pair of squares.
+
+use perft::attacks::{self, between, line};
+use perft::{Bitboard, Color, Square};
+
+fn sq(file: i32, rank: i32) -> Option<Square> {
+    ((0..8).contains(&file) && (0..8).contains(&rank))
+        .then(|| Square::from_coords(file as u8, rank as u8))
+}
+
+#[test]
+fn leapers_match_their_definitions() {
+    for s in Square::ALL {
+        let (f, r) = (s.file() as i32, s.rank() as i32);
+        let set = |steps: &[(i32, i32)]| -> Bitboard {
+            steps
+                .iter()
+                .filter_map(|&(df, dr)| sq(f + df, r + dr))
+                .collect()
+        };
+        let knight = set(&[
+            (1, 2),
+            (2, 1),
+            (2, -1),
+            (1, -2),
+            (-1, -2),
+            (-2, -1),
+            (-2, 1),
+            (-1, 2),
+        ]);
+        let king = set(&[
+            (0, 1),
+            (1, 1),
+            (1, 0),
+            (1, -1),
+            (0, -1),
+            (-1, -1),
+            (-1, 0),
+            (-1, 1),
+        ]);
+        assert_eq!(attacks::knight(s), knight, "knight {s}");
+        assert_eq!(attacks::king(s), king, "king {s}");
+        assert_eq!(
+            attacks::pawn(Color::White, s),
+            set(&[(-1, 1), (1, 1)]),
+            "white pawn {s}"
+        );
+        assert_eq!(
+            attacks::pawn(Color::Black, s),
+            set(&[(-1, -1), (1, -1)]),
+            "black pawn {s}"
+        );
+    }
+}
+
+#[test]
+fn between_and_line_match_brute_force() {
+    for a in Square::ALL {
+        for b in Square::ALL {
+            let (df, dr) = (
+                b.file() as i32 - a.file() as i32,
+                b.rank() as i32 - a.rank() as i32,
+            );
+            let aligned = a != b && (df == 0 || dr == 0 || df.abs() == dr.abs());
+            let (mut expect_between, mut expect_line) = (Bitboard::EMPTY, Bitboard::EMPTY);
+            if aligned {
+                let (sf, sr) = (df.signum(), dr.signum());
+                let mut k = 1;
+                while let Some(s) = sq(a.file() as i32 + k * sf, a.rank() as i32 + k * sr) {
+                    if s == b {
+                        break;
+                    }
+                    expect_between |= Bitboard::from_square(s);
+                    k += 1;
+                }
+                for k in -8..=8 {
+                    if let Some(s) = sq(a.file() as i32 + k * sf, a.rank() as i32 + k * sr) {
+                        expect_line |= Bitboard::from_square(s);
+                    }
+                }
+            }
+            assert_eq!(between(a, b), expect_between, "between {a} {b}");
+            assert_eq!(line(a, b), expect_line, "line {a} {b}");
+        }
+    }
+}
