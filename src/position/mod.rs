@@ -293,11 +293,20 @@ impl Position {
             || (S::bishop(sq, occupied) & bq).any()
     }
 
-    /// The enemy pieces giving check to the side to move.
+    /// The enemy pieces giving check to the side to move. Only pawns, knights and sliders can
+    /// (a king never gives check), so those alone are looked at.
     #[inline(always)]
     pub fn checkers<S: Sliders>(&self) -> Bitboard {
         let us = self.side;
-        self.attackers_to::<S>(self.king(us), self.occupied()) & self.color(!us)
+        let ksq = self.king(us);
+        let occupied = self.occupied();
+        let rq = self.kind(PieceKind::Rook) | self.kind(PieceKind::Queen);
+        let bq = self.kind(PieceKind::Bishop) | self.kind(PieceKind::Queen);
+        ((attacks::pawn(us, ksq) & self.kind(PieceKind::Pawn))
+            | (attacks::knight(ksq) & self.kind(PieceKind::Knight))
+            | (S::rook(ksq, occupied) & rq)
+            | (S::bishop(ksq, occupied) & bq))
+            & self.color(!us)
     }
 
     /// Whether the side to move is in check.
