@@ -7,7 +7,7 @@
 //! missed or invented there.
 
 use crate::attacks::Magic;
-use crate::perft::{Counting, divide};
+use crate::perft::{Counting, Options, divide_uci};
 use crate::position::Position;
 use crate::uci::play_moves;
 use std::collections::BTreeMap;
@@ -298,11 +298,10 @@ pub fn find_divergence(
         let mut pos = root.clone();
         play_moves(&mut pos, path.iter().map(String::as_str))
             .map_err(|(i, e)| DiffError::Position(format!("move {i}: {e}")))?;
-        let chess960 = pos.is_chess960();
-        let ours: BTreeMap<String, u64> = divide::<Magic>(&mut pos, depth, Counting::Bulk)
-            .into_iter()
-            .map(|(mv, n)| (mv.to_uci(chess960), n))
-            .collect();
+        let ours: BTreeMap<String, u64> =
+            divide_uci::<Magic>(&pos, depth, Options::single(Counting::Bulk))
+                .into_iter()
+                .collect();
         let theirs = engine.divide(&root_fen, &path, depth)?;
         let ours_total: u64 = ours.values().sum();
         let mut step = Step {

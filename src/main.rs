@@ -4,7 +4,7 @@ use anyhow::{Context, Result, bail};
 use clap::{Parser, ValueEnum};
 use perft::attacks::magic::{self, Slider};
 use perft::compare::Work;
-use perft::perft::{Counting, Options, divide, divide_with, perft_with};
+use perft::perft::{Counting, Options, divide_uci, perft_with};
 use perft::suite::{self, Limits, PositionReport, Summary};
 use perft::tt::Table;
 use perft::{Classical, Magic, Position, Sliders, epd};
@@ -229,11 +229,7 @@ fn run(cli: &Cli) -> Result<ExitCode> {
     if cli.magics {
         return run_magics(cli.seed.unwrap_or(magic::SHIPPED_SEED));
     }
-    let counting = if cli.no_bulk {
-        Counting::NoBulk
-    } else {
-        Counting::Bulk
-    };
+    let counting = cli.counting();
     if cli.bench {
         return match slider_choice(cli) {
             SliderChoice::Magic => run_bench::<Magic>(counting),
@@ -286,6 +282,14 @@ fn run(cli: &Cli) -> Result<ExitCode> {
 impl Cli {
     fn depth(&self) -> u32 {
         self.depth.unwrap_or(5)
+    }
+
+    fn counting(&self) -> Counting {
+        if self.no_bulk {
+            Counting::NoBulk
+        } else {
+            Counting::Bulk
+        }
     }
 
     fn threads(&self) -> usize {
@@ -364,23 +368,13 @@ fn run_perftree(cli: &Cli, depth: u32) -> Result<ExitCode> {
         .unwrap_or("")
         .split_ascii_whitespace()
         .collect();
-    let mut pos = build_position(cli.tree_fen.as_deref(), cli.chess960, &moves)?;
-    let chess960 = pos.is_chess960();
-    let counting = if cli.no_bulk {
-        Counting::NoBulk
-    } else {
-        Counting::Bulk
-    };
-    let mut lines: Vec<(String, u64)> = divide::<Magic>(&mut pos, depth.max(1), counting)
-        .into_iter()
-        .map(|(mv, n)| (mv.to_uci(chess960), n))
-        .collect();
-    lines.sort();
+    let pos = build_position(cli.tree_fen.as_deref(), cli.chess960, &moves)?;
     if depth == 0 {
         println!();
         println!("1");
         return Ok(ExitCode::SUCCESS);
     }
+    let lines = divide_uci::<Magic>(&pos, depth, Options::single(cli.counting()));
     for (mv, n) in &lines {
         println!("{mv} {n}");
     }
@@ -545,11 +539,7 @@ fn run_perft<S: Sliders>(cli: &Cli, pos: Position, counting: Counting) -> Result
     };
     let start = Instant::now();
     let nodes = if cli.divide {
-        let mut lines: Vec<(String, u64)> = divide_with::<S>(&pos, cli.depth().max(1), opts)
-            .into_iter()
-            .map(|(mv, n)| (mv.to_uci(pos.is_chess960()), n))
-            .collect();
-        lines.sort();
+        let lines = divide_uci::<S>(&pos, cli.depth(), opts);
         let total: u64 = lines.iter().map(|(_, n)| n).sum();
         let total = if cli.depth() == 0 { 1 } else { total };
         for (mv, n) in &lines {

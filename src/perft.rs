@@ -67,20 +67,6 @@ pub fn perft_no_bulk<S: Sliders>(pos: &mut Position, depth: u32) -> u64 {
     nodes
 }
 
-/// The perft count under each legal root move (`depth` >= 1), in generation order.
-pub fn divide<S: Sliders>(pos: &mut Position, depth: u32, counting: Counting) -> Vec<(Move, u64)> {
-    let moves: MoveList = movegen::legal_moves::<S>(pos);
-    moves
-        .iter()
-        .map(|&mv| {
-            let undo = pos.make(mv);
-            let n = perft::<S>(pos, depth.saturating_sub(1), counting);
-            pos.unmake(mv, &undo);
-            (mv, n)
-        })
-        .collect()
-}
-
 /// Perft with a transposition table (`depth` >= 0): interior nodes of depth 2 and more are
 /// looked up and stored; the last ply is counted as `counting` says.
 pub fn perft_hashed<S: Sliders>(
@@ -116,6 +102,25 @@ pub struct Options<'a> {
     pub threads: usize,
     /// The shared transposition table, if hashing.
     pub table: Option<&'a Table>,
+}
+
+impl Options<'_> {
+    /// One thread, no table.
+    pub fn single(counting: Counting) -> Options<'static> {
+        Options {
+            counting,
+            threads: 1,
+            table: None,
+        }
+    }
+}
+
+/// Perft of `pos` to `depth` on this thread, through the table if `opts` has one.
+fn count<S: Sliders>(pos: &mut Position, depth: u32, opts: &Options<'_>) -> u64 {
+    match opts.table {
+        Some(tt) => perft_hashed::<S>(pos, depth, opts.counting, tt),
+        None => perft::<S>(pos, depth, opts.counting),
+    }
 }
 
 /// One piece of work: the moves from the root, and the depth left below them.
@@ -161,16 +166,12 @@ pub fn divide_with<S: Sliders>(pos: &Position, depth: u32, opts: Options<'_>) ->
     let depth = depth.max(1);
     let mut root = pos.clone();
     let roots: Vec<Move> = movegen::legal_moves::<S>(&root).to_vec();
-    let run = |p: &mut Position, d: u32| match opts.table {
-        Some(tt) => perft_hashed::<S>(p, d, opts.counting, tt),
-        None => perft::<S>(p, d, opts.counting),
-    };
     if opts.threads <= 1 || depth < 2 {
         return roots
             .iter()
             .map(|&mv| {
                 let undo = root.make(mv);
-                let n = run(&mut root, depth - 1);
+                let n = count::<S>(&mut root, depth - 1, &opts);
                 root.unmake(mv, &undo);
                 (mv, n)
             })
@@ -190,15 +191,16 @@ pub fn divide_with<S: Sliders>(pos: &Position, depth: u32, opts: Options<'_>) ->
                         for &mv in &task.path {
                             p.make(mv);
                         }
-                        done.push((i, run(&mut p, task.depth)));
+                        done.push((i, count::<S>(&mut p, task.depth, &opts)));
                     }
                     done
                 })
             })
             .collect();
+        // A worker only fails by panicking: pass that panic on rather than lose its counts.
         workers
             .into_iter()
-            .map(|w| w.join().unwrap_or_default())
+            .map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
             .collect()
     });
     let mut per_root = vec![0u64; roots.len()];
@@ -217,14 +219,21 @@ pub fn perft_with<S: Sliders>(pos: &Position, depth: u32, opts: Options<'_>) -> 
         return 1;
     }
     if opts.threads <= 1 {
-        let mut p = pos.clone();
-        return match opts.table {
-            Some(tt) => perft_hashed::<S>(&mut p, depth, opts.counting, tt),
-            None => perft::<S>(&mut p, depth, opts.counting),
-        };
+        return count::<S>(&mut pos.clone(), depth, &opts);
     }
     divide_with::<S>(pos, depth, opts)
         .iter()
         .map(|(_, n)| n)
         .sum()
+}
+
+/// [`divide_with`] as the text users compare: `(UCI move, count)` sorted by move, castling
+/// written as the position's rules require.
+pub fn divide_uci<S: Sliders>(pos: &Position, depth: u32, opts: Options<'_>) -> Vec<(String, u64)> {
+    let mut lines: Vec<(String, u64)> = divide_with::<S>(pos, depth, opts)
+        .into_iter()
+        .map(|(mv, n)| (mv.to_uci(pos.is_chess960()), n))
+        .collect();
+    lines.sort();
+    lines
 }

@@ -3,7 +3,7 @@
 
 use crate::attacks::Sliders;
 use crate::epd::EpdEntry;
-use crate::perft::{Options, divide_with, perft_with};
+use crate::perft::{Options, divide_uci, perft_with};
 use crate::position::{FenError, Position};
 use std::time::{Duration, Instant};
 
@@ -158,12 +158,7 @@ pub fn run_position<S: Sliders>(
             progress(n);
             if check.failed() {
                 failed = true;
-                let mut lines: Vec<(String, u64)> = divide_with::<S>(&pos, depth, opts)
-                    .into_iter()
-                    .map(|(mv, n)| (mv.to_uci(pos.is_chess960()), n))
-                    .collect();
-                lines.sort();
-                report.divide = Some((depth, lines));
+                report.divide = Some((depth, divide_uci::<S>(&pos, depth, opts)));
             }
         }
         report.checks.push(check);

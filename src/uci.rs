@@ -6,7 +6,7 @@
 
 use crate::attacks::Magic;
 use crate::movegen::parse_uci_move;
-use crate::perft::{Counting, divide};
+use crate::perft::{Counting, Options, divide_uci};
 use crate::position::{FenError, Position, STARTPOS};
 use std::io::{self, BufRead, Write};
 
@@ -156,12 +156,7 @@ impl Uci {
 
     /// Divide in Stockfish's format: `move: count` lines, a blank line, `Nodes searched: N`.
     fn go_perft(&mut self, depth: u32, out: &mut impl Write) -> io::Result<()> {
-        let chess960 = self.pos.is_chess960();
-        let mut lines: Vec<(String, u64)> = divide::<Magic>(&mut self.pos, depth, Counting::Bulk)
-            .into_iter()
-            .map(|(mv, n)| (mv.to_uci(chess960), n))
-            .collect();
-        lines.sort();
+        let lines = divide_uci::<Magic>(&self.pos, depth, Options::single(Counting::Bulk));
         for (mv, n) in &lines {
             writeln!(out, "{mv}: {n}")?;
         }
