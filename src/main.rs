@@ -231,11 +231,7 @@ fn run(cli: &Cli) -> Result<ExitCode> {
     }
     let counting = cli.counting();
     if cli.bench {
-        return match slider_choice(cli) {
-            SliderChoice::Magic => run_bench::<Magic>(counting),
-            SliderChoice::Classical => run_bench::<Classical>(counting),
-            SliderChoice::Pext => run_bench_pext(counting),
-        };
+        return with_sliders(cli, Bench { counting });
     }
     if let Some(path) = &cli.suite {
         let limits = Limits {
@@ -251,11 +247,15 @@ fn run(cli: &Cli) -> Result<ExitCode> {
                 cli.rounds,
             );
         }
-        return match slider_choice(cli) {
-            SliderChoice::Magic => run_suite::<Magic>(cli, path, limits, counting),
-            SliderChoice::Classical => run_suite::<Classical>(cli, path, limits, counting),
-            SliderChoice::Pext => run_suite_pext(cli, path, limits, counting),
-        };
+        return with_sliders(
+            cli,
+            Suite {
+                cli,
+                path,
+                limits,
+                counting,
+            },
+        );
     }
     let moves: Vec<&str> = cli
         .moves
@@ -271,12 +271,7 @@ fn run(cli: &Cli) -> Result<ExitCode> {
         }];
         return compare(&work, &pos.to_fen(), counting, cli.rounds);
     }
-    // The one place the slider implementation is chosen: everything below is monomorphized.
-    match slider_choice(cli) {
-        SliderChoice::Magic => run_perft::<Magic>(cli, pos, counting),
-        SliderChoice::Classical => run_perft::<Classical>(cli, pos, counting),
-        SliderChoice::Pext => run_pext(cli, pos, counting),
-    }
+    with_sliders(cli, Count { cli, pos, counting })
 }
 
 impl Cli {
@@ -477,46 +472,68 @@ fn run_diff(args: &DiffArgs) -> Result<ExitCode> {
     }
 }
 
-fn slider_choice(cli: &Cli) -> SliderChoice {
-    if cli.classical {
+/// A command that runs with one slider implementation.
+trait SliderJob {
+    fn run<S: Sliders>(self) -> Result<ExitCode>;
+}
+
+/// The one place the slider implementation is chosen: the job is compiled once per choice, so
+/// nothing below it branches on the slider kind.
+fn with_sliders(cli: &Cli, job: impl SliderJob) -> Result<ExitCode> {
+    let choice = if cli.classical {
         SliderChoice::Classical
     } else {
         cli.sliders
+    };
+    match choice {
+        SliderChoice::Magic => job.run::<Magic>(),
+        SliderChoice::Classical => job.run::<Classical>(),
+        #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+        SliderChoice::Pext => job.run::<perft::attacks::Pext>(),
+        #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+        SliderChoice::Pext => bail!(
+            "this build has no PEXT sliders: it was compiled without BMI2. Rebuild with \
+             RUSTFLAGS=\"-C target-cpu=native\" cargo build --release (on a CPU with BMI2)"
+        ),
     }
 }
 
-#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-fn run_pext(cli: &Cli, pos: Position, counting: Counting) -> Result<ExitCode> {
-    run_perft::<perft::attacks::Pext>(cli, pos, counting)
+/// `--fen`/`--depth` (with `--divide`, `--threads`, `--hash`).
+struct Count<'a> {
+    cli: &'a Cli,
+    pos: Position,
+    counting: Counting,
 }
 
-#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-fn run_suite_pext(cli: &Cli, path: &Path, limits: Limits, counting: Counting) -> Result<ExitCode> {
-    run_suite::<perft::attacks::Pext>(cli, path, limits, counting)
+impl SliderJob for Count<'_> {
+    fn run<S: Sliders>(self) -> Result<ExitCode> {
+        run_perft::<S>(self.cli, self.pos, self.counting)
+    }
 }
 
-#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-fn run_bench_pext(counting: Counting) -> Result<ExitCode> {
-    run_bench::<perft::attacks::Pext>(counting)
+/// `--suite`.
+struct Suite<'a> {
+    cli: &'a Cli,
+    path: &'a Path,
+    limits: Limits,
+    counting: Counting,
 }
 
-#[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-fn run_bench_pext(_: Counting) -> Result<ExitCode> {
-    bail!(NO_PEXT)
+impl SliderJob for Suite<'_> {
+    fn run<S: Sliders>(self) -> Result<ExitCode> {
+        run_suite::<S>(self.cli, self.path, self.limits, self.counting)
+    }
 }
 
-#[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-const NO_PEXT: &str = "this build has no PEXT sliders: it was compiled without BMI2. Rebuild with \
-    RUSTFLAGS=\"-C target-cpu=native\" cargo build --release (on a CPU with BMI2)";
-
-#[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-fn run_pext(_: &Cli, _: Position, _: Counting) -> Result<ExitCode> {
-    bail!(NO_PEXT)
+/// `--bench`.
+struct Bench {
+    counting: Counting,
 }
 
-#[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-fn run_suite_pext(_: &Cli, _: &Path, _: Limits, _: Counting) -> Result<ExitCode> {
-    bail!(NO_PEXT)
+impl SliderJob for Bench {
+    fn run<S: Sliders>(self) -> Result<ExitCode> {
+        run_bench::<S>(self.counting)
+    }
 }
 
 fn counting_name(counting: Counting) -> &'static str {

@@ -187,3 +187,13 @@ fn bench_checks_its_counts_and_reports_totals() {
     );
     assert_bad_input(&["--bench", "--fen", KIWIPETE], "cannot be used with");
 }
+
+#[test]
+fn pext_is_an_error_that_says_how_to_build_it_or_counts_exactly() {
+    let o = perft(&["--sliders", "pext", "--depth", "4"]);
+    if cfg!(all(target_arch = "x86_64", target_feature = "bmi2")) {
+        assert_eq!(stdout(&o), "197281\n");
+    } else {
+        assert_bad_input(&["--sliders", "pext", "--depth", "4"], "target-cpu=native");
+    }
+}
