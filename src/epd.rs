@@ -33,15 +33,19 @@ pub struct EpdEntry {
 impl EpdEntry {
     /// The id, or the FEN shortened to its board and side fields.
     pub fn name(&self) -> String {
-        match &self.id {
-            Some(id) => id.clone(),
-            None => self
-                .fen
-                .split_ascii_whitespace()
-                .take(2)
-                .collect::<Vec<_>>()
-                .join(" "),
-        }
+        display_name(self.id.as_deref(), &self.fen)
+    }
+}
+
+/// How a suite position is named in output: its id, or its FEN's board and side fields.
+pub fn display_name(id: Option<&str>, fen: &str) -> String {
+    match id {
+        Some(id) => id.to_string(),
+        None => fen
+            .split_ascii_whitespace()
+            .take(2)
+            .collect::<Vec<_>>()
+            .join(" "),
     }
 }
 
@@ -81,9 +85,14 @@ pub enum EpdErrorKind {
 
 impl fmt::Display for EpdError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}: {}", self.line, self.kind)
+    }
+}
+
+impl fmt::Display for EpdErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use EpdErrorKind::*;
-        write!(f, "line {}: ", self.line)?;
-        match &self.kind {
+        match self {
             Io(e) => write!(f, "cannot read: {e}"),
             NotUtf8 => write!(f, "not valid UTF-8 text"),
             TooLong => write!(f, "line longer than {MAX_LINE} bytes"),
@@ -103,15 +112,6 @@ impl fmt::Display for EpdError {
             NoPosition => write!(f, "perft counts without a position ('epd <fen>' line)"),
             Empty(what) => write!(f, "'{what}' needs a value"),
         }
-    }
-}
-
-impl EpdError {
-    /// The message without the `line N: ` prefix (for `file:line: message` output).
-    pub fn kind_message(&self) -> String {
-        let full = self.to_string();
-        let prefix = format!("line {}: ", self.line);
-        full.strip_prefix(&prefix).unwrap_or(&full).to_string()
     }
 }
 

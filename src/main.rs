@@ -665,7 +665,8 @@ fn suite_work(path: &Path, chess960: bool, limits: Limits) -> Result<Vec<Work>> 
         std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
     let mut work = Vec::new();
     for entry in epd::read(std::io::BufReader::new(file)) {
-        let entry = entry.map_err(|e| anyhow::anyhow!("{}:{e}", path.display()))?;
+        let entry =
+            entry.map_err(|e| anyhow::anyhow!("{}:{}: {}", path.display(), e.line, e.kind))?;
         let pos = suite::parse_position(&entry, chess960)
             .with_context(|| format!("{}:{}: invalid FEN", path.display(), entry.line))?;
         for &(depth, expected) in &entry.counts {
@@ -865,15 +866,7 @@ fn depth_list(depths: &[u32]) -> String {
 
 fn position_lines(r: &PositionReport) -> Vec<String> {
     let ran: Vec<u32> = r.run().map(|c| c.depth).collect();
-    let name = match &r.id {
-        Some(id) => id.clone(),
-        None => r
-            .fen
-            .split_ascii_whitespace()
-            .take(2)
-            .collect::<Vec<_>>()
-            .join(" "),
-    };
+    let name = r.name();
     let status = if !r.passed() {
         "FAIL"
     } else if ran.is_empty() {
@@ -998,7 +991,7 @@ fn run_suite<S: Sliders>(
     let file_name = path.display().to_string();
     for entry in epd::read(std::io::BufReader::new(file)) {
         let (line, message) = match entry {
-            Err(e) => (e.line, e.kind_message()),
+            Err(e) => (e.line, e.kind.to_string()),
             Ok(entry) => match suite::parse_position(&entry, cli.chess960) {
                 Err(e) => (entry.line, format!("invalid FEN: {e}")),
                 Ok(pos) => {
@@ -1058,10 +1051,11 @@ fn run_suite<S: Sliders>(
             summary.positions, summary.passed, summary.failed, summary.skipped, summary.errors
         );
         println!(
-            "{} nodes in {:.2} s, {:.1} Mnps ({setup}; limits: depth <= {}, nodes <= {})",
+            "{} nodes in {:.2} s, {:.1} {} ({setup}; limits: depth <= {}, nodes <= {})",
             summary.nodes,
             summary.time.as_secs_f64(),
             summary.mnps(),
+            mnps_label(&opts),
             limits.max_depth,
             limits.max_nodes
         );

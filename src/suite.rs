@@ -86,6 +86,11 @@ impl PositionReport {
         self.checks.iter().filter(|c| c.actual.is_some())
     }
 
+    /// The id, or the FEN shortened to its board and side fields.
+    pub fn name(&self) -> String {
+        crate::epd::display_name(self.id.as_deref(), &self.fen)
+    }
+
     /// Whether every check that ran passed.
     pub fn passed(&self) -> bool {
         self.checks.iter().all(|c| !c.failed())
