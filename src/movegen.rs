@@ -477,16 +477,16 @@ pub fn parse_uci_move<S: Sliders>(pos: &Position, uci: &str) -> Result<Move, Uci
             _ => return Err(malformed()),
         },
     };
-    let chess960 = pos.is_chess960();
+    // Every move by its own target (king takes rook for castling); in standard chess castling
+    // also by the king's destination.
+    let by_king_to = |mv: &Move| mv.kind() == MoveKind::Castle && !pos.is_chess960();
     legal_moves::<S>(pos)
         .iter()
         .copied()
         .find(|mv| {
             mv.from() == from
                 && mv.promotion_piece() == promotion
-                && (mv.to() == to
-                    && (mv.kind() != MoveKind::Castle || chess960 || mv.castle_king_to() != to)
-                    || mv.kind() == MoveKind::Castle && !chess960 && mv.castle_king_to() == to)
+                && (mv.to() == to || by_king_to(mv) && mv.castle_king_to() == to)
         })
         .ok_or_else(|| UciMoveError::Illegal(uci.to_string()))
 }

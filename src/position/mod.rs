@@ -266,19 +266,6 @@ impl Position {
         self.board[to.index()] = Some(piece);
     }
 
-    /// Every piece of either colour attacking `sq`, with `occupied` as the blockers.
-    #[inline(always)]
-    pub fn attackers_to<S: Sliders>(&self, sq: Square, occupied: Bitboard) -> Bitboard {
-        let rq = self.kind(PieceKind::Rook) | self.kind(PieceKind::Queen);
-        let bq = self.kind(PieceKind::Bishop) | self.kind(PieceKind::Queen);
-        (attacks::pawn(Color::White, sq) & self.pieces(Color::Black, PieceKind::Pawn))
-            | (attacks::pawn(Color::Black, sq) & self.pieces(Color::White, PieceKind::Pawn))
-            | (attacks::knight(sq) & self.kind(PieceKind::Knight))
-            | (attacks::king(sq) & self.kind(PieceKind::King))
-            | (S::rook(sq, occupied) & rq)
-            | (S::bishop(sq, occupied) & bq)
-    }
-
     /// Whether a piece of `by` attacks `sq`, with `occupied` as the blockers (pass the board's
     /// occupancy minus the king to test squares the king might step to).
     #[inline(always)]
