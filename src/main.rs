@@ -295,8 +295,11 @@ impl Cli {
     }
 
     /// The transposition table, built once, if `--hash` asks for one.
-    fn table(&self) -> Option<Table> {
-        (self.hash > 0).then(|| Table::new(self.hash as usize))
+    fn table(&self) -> Result<Option<Table>> {
+        if self.hash == 0 {
+            return Ok(None);
+        }
+        Ok(Some(Table::new(self.hash as usize)?))
     }
 }
 
@@ -548,7 +551,7 @@ fn mnps(nodes: u64, elapsed: Duration) -> f64 {
 }
 
 fn run_perft<S: Sliders>(cli: &Cli, pos: Position, counting: Counting) -> Result<ExitCode> {
-    let table = cli.table();
+    let table = cli.table()?;
     let opts = Options {
         counting,
         threads: cli.threads(),
@@ -973,7 +976,7 @@ fn run_suite<S: Sliders>(
 ) -> Result<ExitCode> {
     let file =
         std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-    let table = cli.table();
+    let table = cli.table()?;
     let opts = Options {
         counting,
         threads: cli.threads(),

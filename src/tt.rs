@@ -11,7 +11,6 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// One entry: 24 bytes.
-#[derive(Default)]
 struct Entry {
     check1: AtomicU64,
     check2: AtomicU64,
@@ -20,18 +19,72 @@ struct Entry {
 
 /// Two entries per bucket: the first keeps the deeper result, the second always takes the
 /// newest. A bucket fills one 64-byte cache line, so a probe touches one line.
-#[derive(Default)]
 #[repr(align(64))]
 struct Bucket {
     deep: Entry,
     recent: Entry,
 }
 
+/// A table the system could not provide.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableError {
+    /// The size asked for, in MiB.
+    pub mb: usize,
+}
+
+impl std::fmt::Display for TableError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "cannot allocate a {} MiB hash table (try a smaller --hash)",
+            self.mb
+        )
+    }
+}
+
+impl std::error::Error for TableError {}
+
 /// A lock-free perft transposition table.
 pub struct Table {
-    buckets: Box<[Bucket]>,
+    /// The first of `mask + 1` buckets, on a cache-line boundary inside `base`'s allocation.
+    buckets: *const Bucket,
     mask: u64,
+    base: *mut u8,
+    layout: std::alloc::Layout,
 }
+
+// SAFETY: the table owns its allocation, and buckets are only read and written through atomics.
+unsafe impl Send for Table {}
+// SAFETY: as above: every access to shared bucket memory is an atomic load or store.
+unsafe impl Sync for Table {}
+
+impl Drop for Table {
+    fn drop(&mut self) {
+        // SAFETY: `base` was allocated in `Table::new` with exactly `layout`.
+        unsafe { std::alloc::dealloc(self.base, self.layout) }
+    }
+}
+
+/// Asks Linux for transparent huge pages on the table: the first touch of each page costs a
+/// fault, and with 4 KiB pages those faults dominated hashed runs (on this project's VM, about
+/// 3 s per GiB, and two threads faulting at once made `--threads 2` no faster than one).
+#[cfg(target_os = "linux")]
+fn advise_huge_pages(base: *mut u8, len: usize) {
+    const HUGE: usize = 2 << 20;
+    let start = (base as usize).div_ceil(HUGE) * HUGE;
+    let end = (base as usize + len) / HUGE * HUGE;
+    if end > start {
+        // SAFETY: [start, end) lies inside the allocation; madvise only changes how the kernel
+        // backs it, and a refusal (no THP support) leaves ordinary pages, so the result is
+        // ignored.
+        unsafe {
+            libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
+        }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages(_: *mut u8, _: usize) {}
 
 /// Mixes the depth into the key, so that one position at two depths uses two entries.
 #[inline(always)]
@@ -49,28 +102,50 @@ fn pack(nodes: u64, depth: u32) -> Option<u64> {
 impl Table {
     /// A table of at most `mb` MiB (a power of two number of 64-byte buckets, at least one):
     /// exactly `mb` MiB when `mb` is a power of two.
-    pub fn new(mb: usize) -> Table {
-        let bytes = mb
-            .saturating_mul(1 << 20)
-            .max(std::mem::size_of::<Bucket>());
-        let count = (bytes / std::mem::size_of::<Bucket>()).max(1);
+    ///
+    /// The memory is requested zeroed (all zero bytes are an empty bucket), so the system hands
+    /// it out lazily: a large table costs nothing until perft fills it, instead of seconds of
+    /// initialisation. A request the system refuses is an error, not an abort.
+    pub fn new(mb: usize) -> Result<Table, TableError> {
+        let size = std::mem::size_of::<Bucket>();
+        let count = (mb.saturating_mul(1 << 20) / size).max(1);
         let count = 1usize << (usize::BITS - 1 - count.leading_zeros());
-        let buckets: Box<[Bucket]> = (0..count).map(|_| Bucket::default()).collect();
-        Table {
+        // Rust's allocator zeroes lazily (calloc) only for alignments up to 16 bytes; asking for
+        // 64 would write every byte up front (12 s for 4 GiB). So: 16-byte alignment, one cache
+        // line more, and the buckets start at the first 64-byte boundary.
+        let bytes = count.checked_mul(size).and_then(|b| b.checked_add(size));
+        let layout = bytes
+            .and_then(|b| std::alloc::Layout::from_size_align(b, 16).ok())
+            .ok_or(TableError { mb })?;
+        // SAFETY: `layout` has a non-zero size (at least two buckets' worth of bytes).
+        let base = unsafe { std::alloc::alloc_zeroed(layout) };
+        if base.is_null() {
+            return Err(TableError { mb });
+        }
+        // The distance to the next 64-byte boundary: below 64, inside the spare cache line.
+        let shift = (size - base as usize % size) % size;
+        let buckets = base.wrapping_add(shift).cast();
+        advise_huge_pages(base, layout.size());
+        Ok(Table {
             buckets,
             mask: count as u64 - 1,
-        }
+            base,
+            layout,
+        })
     }
 
     /// The table's size in bytes.
     pub fn bytes(&self) -> usize {
-        self.buckets.len() * std::mem::size_of::<Bucket>()
+        (self.mask as usize + 1) * std::mem::size_of::<Bucket>()
     }
 
     #[inline(always)]
     fn bucket(&self, key1: u64) -> &Bucket {
-        // `mask` is `len - 1` with `len` a power of two, so the index is in bounds.
-        &self.buckets[(key1 & self.mask) as usize]
+        // SAFETY: the index is at most `mask`, and `new` placed `mask + 1` buckets from
+        // `buckets` inside the allocation (one spare cache line covers the alignment shift);
+        // all-zero bytes are a valid `Bucket` (empty entries), and the memory lives as long
+        // as `self`.
+        unsafe { &*self.buckets.add((key1 & self.mask) as usize) }
     }
 
     /// The stored count for the position with keys `key1`/`key2` at `depth`, if any.

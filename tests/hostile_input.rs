@@ -202,3 +202,11 @@ fn very_large_suite_file_is_streamed() {
         "{err}"
     );
 }
+
+#[test]
+fn a_hash_too_large_for_the_machine_is_a_clear_error() {
+    assert_exit_2(
+        &perft_bin(&["--hash", "1048576", "--depth", "1"]),
+        "cannot allocate a 1048576 MiB hash table",
+    );
+}

@@ -42,7 +42,7 @@ const ALL: [&str; 4] = [
 
 #[test]
 fn hashed_counts_match_on_every_suite_position() {
-    let table = Table::new(16);
+    let table = Table::new(16).unwrap();
     let opts = Options {
         counting: Counting::Bulk,
         threads: 1,
@@ -53,7 +53,7 @@ fn hashed_counts_match_on_every_suite_position() {
 
 #[test]
 fn hashed_and_threaded_counts_match() {
-    let table = Table::new(16);
+    let table = Table::new(16).unwrap();
     let opts = Options {
         counting: Counting::Bulk,
         threads: 3,
@@ -80,7 +80,7 @@ fn threaded_counts_match() {
 
 #[test]
 fn a_one_bucket_table_collides_constantly_and_stays_exact() {
-    let table = Table::new(0);
+    let table = Table::new(0).unwrap();
     assert_eq!(table.bytes(), 64);
     let opts = Options {
         counting: Counting::Bulk,
@@ -100,7 +100,7 @@ fn a_one_bucket_table_collides_constantly_and_stays_exact() {
 fn deep_hashed_counts() {
     // Start position depth 7 (3,195,901,860) would take too long for CI without the table's
     // help; with it, depth 6 of Kiwipete and position 3's depth 7 run in a few seconds.
-    let table = Table::new(64);
+    let table = Table::new(64).unwrap();
     let opts = Options {
         counting: Counting::Bulk,
         threads: 2,
@@ -128,7 +128,7 @@ fn threaded_divide_matches_single_threaded_divide() {
             table: None,
         },
     );
-    let table = Table::new(8);
+    let table = Table::new(8).unwrap();
     let many = divide_with::<Magic>(
         &pos,
         4,
@@ -140,4 +140,21 @@ fn threaded_divide_matches_single_threaded_divide() {
     );
     assert_eq!(one, many);
     assert_eq!(one.iter().map(|x| x.1).sum::<u64>(), 4_085_603);
+}
+
+#[test]
+fn a_table_too_large_to_allocate_is_an_error() {
+    // 2^40 MiB is more memory than any machine can map.
+    let err = Table::new(1 << 40).err().expect("allocation must fail");
+    assert_eq!(
+        err.to_string(),
+        "cannot allocate a 1099511627776 MiB hash table (try a smaller --hash)"
+    );
+}
+
+#[test]
+fn table_size_is_the_largest_power_of_two_that_fits() {
+    assert_eq!(Table::new(64).unwrap().bytes(), 64 << 20);
+    assert_eq!(Table::new(48).unwrap().bytes(), 32 << 20);
+    assert_eq!(Table::new(0).unwrap().bytes(), 64);
 }
