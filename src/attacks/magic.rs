@@ -309,29 +309,72 @@ impl MagicSearch {
     }
 }
 
+/// One square's relevant occupancies with their attack sets (by the classical ray scan), and
+/// scratch space to test candidate magics against them.
+struct Trial {
+    bits: u32,
+    occupancies: Vec<Bitboard>,
+    attacks: Vec<Bitboard>,
+    used: Vec<Bitboard>,
+    /// `stamp[i] == attempt` marks an entry written by the current attempt: no clearing needed.
+    stamp: Vec<u64>,
+    attempt: u64,
+}
+
+impl Trial {
+    fn new(slider: Slider, sq: Square) -> Trial {
+        use super::Classical;
+        let mask = relevant_mask(slider, sq);
+        let occupancies: Vec<Bitboard> = subsets(mask).collect();
+        let attacks = occupancies
+            .iter()
+            .map(|&occ| match slider {
+                Slider::Rook => Classical::rook(sq, occ),
+                Slider::Bishop => Classical::bishop(sq, occ),
+            })
+            .collect();
+        let size = 1usize << mask.count();
+        Trial {
+            bits: mask.count(),
+            occupancies,
+            attacks,
+            used: vec![Bitboard::EMPTY; size],
+            stamp: vec![0; size],
+            attempt: 0,
+        }
+    }
+
+    /// Whether no two occupancies with different attack sets share an index under `magic`.
+    fn works(&mut self, magic: u64) -> bool {
+        self.attempt += 1;
+        let (bits, attempt) = (self.bits, self.attempt);
+        let (used, stamp) = (&mut self.used, &mut self.stamp);
+        self.occupancies
+            .iter()
+            .zip(&self.attacks)
+            .all(|(occ, &att)| {
+                let i = (occ.0.wrapping_mul(magic) >> (64 - bits)) as usize;
+                if stamp[i] != attempt {
+                    stamp[i] = attempt;
+                    used[i] = att;
+                    true
+                } else {
+                    used[i] == att
+                }
+            })
+    }
+}
+
 /// Finds a magic for `slider` on `sq`: draws sparse candidates from `rng`, drops those whose
 /// product with the mask has fewer than 6 bits in its top byte (they cannot spread the subsets),
 /// and accepts the first under which no two subsets with different attack sets (computed by the
 /// classical ray scan) share an index.
 pub fn find_magic(slider: Slider, sq: Square, rng: &mut Prng) -> FoundMagic {
-    use super::Classical;
     let mask = relevant_mask(slider, sq);
-    let bits = mask.count();
-    let occupancies: Vec<Bitboard> = subsets(mask).collect();
-    let attacks: Vec<Bitboard> = occupancies
-        .iter()
-        .map(|&occ| match slider {
-            Slider::Rook => Classical::rook(sq, occ),
-            Slider::Bishop => Classical::bishop(sq, occ),
-        })
-        .collect();
-    let mut distinct = attacks.clone();
+    let mut trial = Trial::new(slider, sq);
+    let mut distinct = trial.attacks.clone();
     distinct.sort_unstable_by_key(|b| b.0);
     distinct.dedup();
-    let size = 1usize << bits;
-    let mut used = vec![Bitboard::EMPTY; size];
-    // `stamp[i] == attempt` marks an entry written by the current candidate: no clearing needed.
-    let mut stamp = vec![0u64; size];
     let mut tries = 0u64;
     loop {
         let magic = rng.sparse();
@@ -339,22 +382,12 @@ pub fn find_magic(slider: Slider, sq: Square, rng: &mut Prng) -> FoundMagic {
         if (mask.0.wrapping_mul(magic) >> 56).count_ones() < 6 {
             continue;
         }
-        let ok = occupancies.iter().zip(&attacks).all(|(occ, &att)| {
-            let i = (occ.0.wrapping_mul(magic) >> (64 - bits)) as usize;
-            if stamp[i] != tries {
-                stamp[i] = tries;
-                used[i] = att;
-                true
-            } else {
-                used[i] == att
-            }
-        });
-        if ok {
+        if trial.works(magic) {
             return FoundMagic {
                 magic,
-                bits,
+                bits: trial.bits,
                 distinct: distinct.len(),
-                entries: size,
+                entries: 1 << trial.bits,
                 tries,
             };
         }
@@ -385,24 +418,13 @@ pub fn find_magics(seed: u64) -> MagicSearch {
 /// magic index holds the attack set of the classical ray scan. Returns the number of subsets
 /// checked, or the first square whose magic fails.
 pub fn verify_magics(slider: Slider, magics: &[u64; 64]) -> Result<usize, Square> {
-    use super::Classical;
     let mut checked = 0;
     for sq in Square::ALL {
-        let mask = relevant_mask(slider, sq);
-        let bits = mask.count();
-        let mut table = vec![None::<Bitboard>; 1 << bits];
-        for occ in subsets(mask) {
-            let att = match slider {
-                Slider::Rook => Classical::rook(sq, occ),
-                Slider::Bishop => Classical::bishop(sq, occ),
-            };
-            let i = (occ.0.wrapping_mul(magics[sq.index()]) >> (64 - bits)) as usize;
-            match table[i] {
-                Some(prev) if prev != att => return Err(sq),
-                _ => table[i] = Some(att),
-            }
-            checked += 1;
+        let mut trial = Trial::new(slider, sq);
+        if !trial.works(magics[sq.index()]) {
+            return Err(sq);
         }
+        checked += trial.occupancies.len();
     }
     Ok(checked)
 }
