@@ -22,14 +22,13 @@ impl Position {
     /// `movegen::is_legal`); anything else leaves the position meaningless (but memory-safe).
     #[inline(always)]
     pub fn make(&mut self, mv: Move) -> Undo {
-        let undo = Undo {
+        let mut undo = Undo {
             captured: None,
             castling: self.castling,
             ep: self.ep,
             halfmove: self.halfmove,
             key: self.key,
         };
-        let mut undo = undo;
         let us = self.side;
         let from = mv.from();
         let to = mv.to();
