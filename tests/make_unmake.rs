@@ -70,3 +70,26 @@ fn transpositions_share_a_key() {
     assert_eq!(a.key(), b.key());
     assert_eq!(a.to_fen(), b.to_fen());
 }
+
+/// The halfmove clock counts since the last capture or pawn move; the fullmove number goes up
+/// after Black moves.
+#[test]
+fn move_counters() {
+    let after = |fen: &str, uci: &str| {
+        let mut pos = Position::from_fen(fen).unwrap();
+        perft::uci::play_moves(&mut pos, [uci]).unwrap();
+        pos.to_fen()
+    };
+    let fen = "4k3/8/8/8/8/8/R6r/4K3 w - - 7 9";
+    assert!(after(fen, "a2a3").ends_with(" b - - 8 9"), "quiet move");
+    assert!(after(fen, "a2h2").ends_with(" b - - 0 9"), "capture");
+    let fen = "4k3/4p3/8/8/8/8/R7/4K3 b - - 7 9";
+    assert!(
+        after(fen, "e7e6").ends_with(" w - - 0 10"),
+        "pawn move, after Black"
+    );
+    assert!(
+        after(fen, "e8d8").ends_with(" w - - 8 10"),
+        "king move, after Black"
+    );
+}

@@ -55,7 +55,6 @@ impl Position {
                 }
                 self.shift(from, to, piece);
                 key ^= pk[from.index()] ^ pk[to.index()];
-                self.halfmove = 0;
             }
             MoveKind::DoublePush => {
                 self.shift(from, to, piece);
@@ -100,7 +99,7 @@ impl Position {
                 key ^= rk[to.index()] ^ rk[rook_to.index()];
             }
         }
-        if piece.kind == PieceKind::Pawn {
+        if piece.kind == PieceKind::Pawn || undo.captured.is_some() {
             self.halfmove = 0;
         }
         // Castling rights: a rook that moves or is taken loses its right; a king move loses both.
