@@ -268,14 +268,20 @@ fn generate_for<S: Sliders, K: Sink, const LEGAL: bool, const WHITE: bool>(
     let occupied = pos.occupied();
     let own = pos.color(us);
     let enemies = pos.color(them);
-    let checkers = pos.checkers::<S>();
+    let (checkers, pinned) = if LEGAL {
+        pos.checkers_and_pinned()
+    } else {
+        (pos.checkers::<S>(), Bitboard::EMPTY)
+    };
 
-    // King moves: tested square by square against the occupancy without the king.
+    // King moves: the squares no enemy leaper attacks, then each of those tested against the
+    // enemy sliders, through the occupancy without the king.
     let mut king_targets = attacks::king(ksq) - own;
     if LEGAL {
+        king_targets = king_targets - pos.leaper_attacks(them);
         let without_king = occupied ^ Bitboard::from_square(ksq);
         for to in king_targets {
-            if pos.is_attacked_by::<S>(to, them, without_king) {
+            if pos.slider_attacks_square::<S>(to, them, without_king) {
                 king_targets ^= Bitboard::from_square(to);
             }
         }
@@ -286,14 +292,9 @@ fn generate_for<S: Sliders, K: Sink, const LEGAL: bool, const WHITE: bool>(
     }
 
     // Evasion mask: in single check, capture the checker or block its line.
-    let (mask, pinned) = if LEGAL {
-        let mask = match checkers.single() {
-            Some(c) => attacks::between(ksq, c) | checkers,
-            None => Bitboard::FULL,
-        };
-        (mask, pos.pinned(us))
-    } else {
-        (Bitboard::FULL, Bitboard::EMPTY)
+    let mask = match checkers.single() {
+        Some(c) if LEGAL => attacks::between(ksq, c) | checkers,
+        _ => Bitboard::FULL,
     };
     let targets = mask - own;
 

@@ -296,6 +296,72 @@ impl Position {
             & self.color(!us)
     }
 
+    /// The enemy checkers and our pinned pieces, for the side to move, from one walk over the
+    /// enemy sliders aligned with our king: a slider with nothing between it and the king gives
+    /// check, one with exactly one of our pieces between pins it. Pawn and knight checks come
+    /// from leaper tables, so no slider attack table is read at all.
+    #[inline(always)]
+    pub fn checkers_and_pinned(&self) -> (Bitboard, Bitboard) {
+        let us = self.side;
+        let ksq = self.king(us);
+        let them = self.color(!us);
+        let own = self.color(us);
+        let occupied = own | them;
+        let rq = (self.kind(PieceKind::Rook) | self.kind(PieceKind::Queen)) & them;
+        let bq = (self.kind(PieceKind::Bishop) | self.kind(PieceKind::Queen)) & them;
+        let snipers = (attacks::rook_empty(ksq) & rq) | (attacks::bishop_empty(ksq) & bq);
+        let mut checkers = ((attacks::pawn(us, ksq) & self.kind(PieceKind::Pawn))
+            | (attacks::knight(ksq) & self.kind(PieceKind::Knight)))
+            & them;
+        let mut pinned = Bitboard::EMPTY;
+        for s in snipers {
+            let b = attacks::between(ksq, s) & occupied;
+            if b.is_empty() {
+                checkers |= Bitboard::from_square(s);
+            } else if !b.more_than_one() {
+                pinned |= b & own;
+            }
+        }
+        (checkers, pinned)
+    }
+
+    /// Every square attacked by `by`'s pawns, knights and king (the pieces whose attacks do not
+    /// depend on the occupancy).
+    #[inline(always)]
+    pub fn leaper_attacks(&self, by: Color) -> Bitboard {
+        let them = self.color(by);
+        let pawns = self.kind(PieceKind::Pawn) & them;
+        let mut attacked = match by {
+            Color::White => {
+                (pawns - Bitboard::FILE_A).shift(7) | (pawns - Bitboard::FILE_H).shift(9)
+            }
+            Color::Black => {
+                (pawns - Bitboard::FILE_A).shift(-9) | (pawns - Bitboard::FILE_H).shift(-7)
+            }
+        };
+        for sq in self.kind(PieceKind::Knight) & them {
+            attacked |= attacks::knight(sq);
+        }
+        attacked | attacks::king(self.king(by))
+    }
+
+    /// Whether an enemy rook, bishop or queen of `by` attacks `sq` through `occupied`. The
+    /// empty-board rays are tested first, so the attack tables are read only for a slider that
+    /// is aligned with `sq`.
+    #[inline(always)]
+    pub fn slider_attacks_square<S: Sliders>(
+        &self,
+        sq: Square,
+        by: Color,
+        occupied: Bitboard,
+    ) -> bool {
+        let them = self.color(by);
+        let rq = (self.kind(PieceKind::Rook) | self.kind(PieceKind::Queen)) & them;
+        let bq = (self.kind(PieceKind::Bishop) | self.kind(PieceKind::Queen)) & them;
+        ((attacks::rook_empty(sq) & rq).any() && (S::rook(sq, occupied) & rq).any())
+            || ((attacks::bishop_empty(sq) & bq).any() && (S::bishop(sq, occupied) & bq).any())
+    }
+
     /// Whether the side to move is in check.
     pub fn in_check<S: Sliders>(&self) -> bool {
         self.checkers::<S>().any()
