@@ -268,53 +268,77 @@ fn generate_for<S: Sliders, K: Sink, const LEGAL: bool, const WHITE: bool>(
     let occupied = pos.occupied();
     let own = pos.color(us);
     let enemies = pos.color(them);
-    let (checkers, pinned) = if LEGAL {
-        pos.checkers_and_pinned()
-    } else {
-        (pos.checkers::<S>(), Bitboard::EMPTY)
-    };
+    if !LEGAL {
+        sink.piece_moves(ksq, attacks::king(ksq) - own, enemies);
+        let checkers = pos.checkers::<S>();
+        return pieces::<S, K, false, WHITE, false>(pos, sink, checkers, Bitboard::EMPTY);
+    }
+    let (checkers, pinned) = pos.checkers_and_pinned();
 
     // King moves: the squares no enemy leaper attacks, then each of those tested against the
     // enemy sliders, through the occupancy without the king.
-    let mut king_targets = attacks::king(ksq) - own;
-    if LEGAL {
-        king_targets = king_targets - pos.leaper_attacks(them);
-        let without_king = occupied ^ Bitboard::from_square(ksq);
-        for to in king_targets {
-            if pos.slider_attacks_square::<S>(to, them, without_king) {
-                king_targets ^= Bitboard::from_square(to);
-            }
+    let mut king_targets = attacks::king(ksq) - own - pos.leaper_attacks(them);
+    let without_king = occupied ^ Bitboard::from_square(ksq);
+    for to in king_targets {
+        if pos.slider_attacks_square::<S>(to, them, without_king) {
+            king_targets ^= Bitboard::from_square(to);
         }
     }
     sink.piece_moves(ksq, king_targets, enemies);
-    if LEGAL && checkers.more_than_one() {
-        return;
-    }
 
+    if checkers.is_empty() {
+        pieces::<S, K, true, WHITE, false>(pos, sink, checkers, pinned);
+    } else if !checkers.more_than_one() {
+        pieces::<S, K, true, WHITE, true>(pos, sink, checkers, pinned);
+    }
+}
+
+/// The moves of every piece but the king, compiled apart for the side in check (`CHECK`: one
+/// checker) and not, so that the common case carries no evasion mask. In check a pinned piece
+/// cannot move at all: its line and the checking line meet only at the king.
+#[inline(always)]
+fn pieces<S: Sliders, K: Sink, const LEGAL: bool, const WHITE: bool, const CHECK: bool>(
+    pos: &Position,
+    sink: &mut K,
+    checkers: Bitboard,
+    pinned: Bitboard,
+) {
+    let us = if WHITE { Color::White } else { Color::Black };
+    let them = !us;
+    let ksq = pos.king(us);
+    let occupied = pos.occupied();
+    let own = pos.color(us);
+    let enemies = pos.color(them);
     // Evasion mask: in single check, capture the checker or block its line.
-    let mask = match checkers.single() {
-        Some(c) if LEGAL => attacks::between(ksq, c) | checkers,
-        _ => Bitboard::FULL,
+    let mask = if CHECK {
+        attacks::between(ksq, checkers.lsb()) | checkers
+    } else {
+        Bitboard::FULL
     };
     let targets = mask - own;
+    let free = own - pinned;
 
-    for from in pos.pieces(us, PieceKind::Knight) - pinned {
+    for from in pos.kind(PieceKind::Knight) & free {
         sink.piece_moves(from, attacks::knight(from) & targets, enemies);
     }
-    let queens = pos.pieces(us, PieceKind::Queen);
-    for from in pos.pieces(us, PieceKind::Bishop) | queens {
-        let mut t = S::bishop(from, occupied) & targets;
-        if LEGAL && pinned.contains(from) {
-            t &= attacks::line(ksq, from);
-        }
-        sink.piece_moves(from, t, enemies);
+    let queens = pos.kind(PieceKind::Queen);
+    let diagonal = (pos.kind(PieceKind::Bishop) | queens) & own;
+    let straight = (pos.kind(PieceKind::Rook) | queens) & own;
+    for from in diagonal - pinned {
+        sink.piece_moves(from, S::bishop(from, occupied) & targets, enemies);
     }
-    for from in pos.pieces(us, PieceKind::Rook) | queens {
-        let mut t = S::rook(from, occupied) & targets;
-        if LEGAL && pinned.contains(from) {
-            t &= attacks::line(ksq, from);
+    for from in straight - pinned {
+        sink.piece_moves(from, S::rook(from, occupied) & targets, enemies);
+    }
+    if LEGAL && !CHECK {
+        for from in diagonal & pinned {
+            let t = S::bishop(from, occupied) & targets & attacks::line(ksq, from);
+            sink.piece_moves(from, t, enemies);
         }
-        sink.piece_moves(from, t, enemies);
+        for from in straight & pinned {
+            let t = S::rook(from, occupied) & targets & attacks::line(ksq, from);
+            sink.piece_moves(from, t, enemies);
+        }
     }
 
     // Pawns: unpinned ones all at once; each pinned one along its pin line.
@@ -322,7 +346,7 @@ fn generate_for<S: Sliders, K: Sink, const LEGAL: bool, const WHITE: bool>(
     let pawns = pos.pieces(us, PieceKind::Pawn);
     let empty = !occupied;
     pawn_moves(sink, &d, pawns - pinned, empty, enemies, mask);
-    if LEGAL && checkers.is_empty() {
+    if LEGAL && !CHECK {
         for from in pawns & pinned {
             let line = attacks::line(ksq, from);
             pawn_moves(sink, &d, Bitboard::from_square(from), empty, enemies, line);
@@ -338,7 +362,7 @@ fn generate_for<S: Sliders, K: Sink, const LEGAL: bool, const WHITE: bool>(
         }
     }
 
-    if checkers.is_empty() {
+    if !CHECK && checkers.is_empty() && (pos.castling_rooks() & own).any() {
         generate_castling::<S, K>(pos, sink, us, ksq, occupied);
     }
 }
