@@ -39,14 +39,19 @@ fn bulk_inner<S: Sliders>(pos: &mut Position, depth: u32) -> u64 {
     let mut moves = MoveList::new();
     movegen::generate::<S, MoveList, true>(pos, &mut moves);
     let mut nodes = 0;
-    for &mv in &moves {
-        let undo = pos.make(mv);
-        nodes += if depth == 2 {
-            movegen::count_legal::<S>(pos)
-        } else {
-            bulk_inner::<S>(pos, depth - 1)
-        };
-        pos.unmake(mv, &undo);
+    if depth == 2 {
+        // The replies are only counted, so the moves are played on the bitboards alone.
+        for &mv in &moves {
+            let frame = pos.make_bitboards(mv);
+            nodes += movegen::count_legal::<S>(pos);
+            pos.unmake_bitboards(&frame);
+        }
+    } else {
+        for &mv in &moves {
+            let undo = pos.make(mv);
+            nodes += bulk_inner::<S>(pos, depth - 1);
+            pos.unmake(mv, &undo);
+        }
     }
     nodes
 }

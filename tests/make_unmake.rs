@@ -1,9 +1,11 @@
 //! Make and unmake restore every position of a depth-3 walk from each suite position exactly,
 //! Zobrist key included, and the incremental key always equals the key computed from scratch.
+//! The bitboard-only make of perft's last ply yields the same moves as the full one.
 
 mod common;
 
 use perft::movegen::legal_moves;
+use perft::suite::parse_position;
 use perft::{Magic, Position};
 
 /// Walks every legal line to `depth`, checking each make/unmake pair. Returns positions visited.
@@ -20,7 +22,23 @@ fn walk(pos: &mut Position, depth: u32) -> u64 {
     let mut visited = 1;
     for &mv in &legal_moves::<Magic>(pos) {
         let before = pos.clone();
+        // The bitboard-only make (perft's last ply) must give the generator the same position.
+        let frame = pos.make_bitboards(mv);
+        let light = legal_moves::<Magic>(pos);
+        pos.unmake_bitboards(&frame);
+        assert_eq!(
+            *pos,
+            before,
+            "unmake_bitboards of {mv:?} did not restore {}",
+            before.to_fen()
+        );
         let undo = pos.make(mv);
+        assert_eq!(
+            light.as_slice(),
+            legal_moves::<Magic>(pos).as_slice(),
+            "make_bitboards({mv:?}) differs from make in {}",
+            before.to_fen()
+        );
         assert_ne!(
             pos.key(),
             before.key(),
@@ -49,6 +67,18 @@ fn depth_3_walk_from_every_suite_position() {
         }
     }
     assert!(visited > 1_000_000, "visited only {visited}");
+}
+
+/// Chess960 castling moves king and rook onto each other's squares, which the standard suites
+/// never do: a depth-2 walk from every Chess960 suite position.
+#[test]
+fn depth_2_walk_from_every_chess960_position() {
+    let mut visited = 0;
+    for entry in common::suite("chess960.epd") {
+        let mut pos = parse_position(&entry, false).unwrap();
+        visited += walk(&mut pos, 2);
+    }
+    assert!(visited > 500_000, "visited only {visited}");
 }
 
 /// The same position reached by two move orders has the same key.

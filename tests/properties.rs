@@ -2,7 +2,9 @@
 //! placements (mostly unreachable, which is where generators break).
 
 use perft::attacks::magic::Prng;
-use perft::movegen::{is_legal_by_make, legal_moves, parse_uci_move, pseudo_legal_moves};
+use perft::movegen::{
+    count_legal, is_legal_by_make, legal_moves, parse_uci_move, pseudo_legal_moves,
+};
 use perft::{Classical, Magic, Move, Position, Square};
 use proptest::prelude::*;
 use std::collections::BTreeSet;
@@ -126,6 +128,24 @@ proptest! {
             prop_assert_eq!(p.key(), p.compute_key(), "after {:?} in {}", mv, pos.to_fen());
             p.unmake(mv, &undo);
             prop_assert_eq!(&p, &pos);
+        }
+    }
+
+    #[test]
+    fn the_bitboard_only_make_generates_what_the_full_make_does(pos in any_position()) {
+        let mut p = pos.clone();
+        for mv in legal_moves::<Magic>(&pos).iter().copied() {
+            let frame = p.make_bitboards(mv);
+            let light = legal_moves::<Magic>(&p);
+            let counted = count_legal::<Magic>(&p);
+            p.unmake_bitboards(&frame);
+            prop_assert_eq!(&p, &pos);
+            let undo = p.make(mv);
+            let full = legal_moves::<Magic>(&p);
+            prop_assert_eq!(light.as_slice(), full.as_slice(),
+                "after {:?} in {}", mv, pos.to_fen());
+            prop_assert_eq!(counted, light.len() as u64);
+            p.unmake(mv, &undo);
         }
     }
 

@@ -1,4 +1,8 @@
 //! Make and unmake: play a move in place and take it back exactly, Zobrist key included.
+//!
+//! Also a lighter pair for perft's last ply, [`Position::make_bitboards`] and
+//! [`Position::unmake_bitboards`], which play the move on what the move generator reads and
+//! nothing else.
 
 use super::{Position, zobrist};
 use crate::attacks;
@@ -172,4 +176,107 @@ impl Position {
         self.halfmove = undo.halfmove;
         self.key = undo.key;
     }
+
+    /// Plays `mv` on the state the move generator reads (the piece bitboards, side to move,
+    /// castling rights and en-passant square) and nothing else: the square-by-square board, the
+    /// key and the counters keep their old values, so the position is fit only for generating
+    /// and counting moves until [`Position::unmake_bitboards`] takes the move back. Perft's last
+    /// ply uses it for the moves whose replies it only counts.
+    ///
+    /// Same contract as [`Position::make`]: `mv` must be legal here.
+    #[inline(always)]
+    pub fn make_bitboards(&mut self, mv: Move) -> Frame {
+        let frame = Frame {
+            by_kind: self.by_kind,
+            by_color: self.by_color,
+            castling: self.castling,
+            ep: self.ep,
+        };
+        let us = self.side;
+        let them = !us;
+        let (from, to) = (mv.from(), mv.to());
+        let (fb, tb) = (Bitboard::from_square(from), Bitboard::from_square(to));
+        // The square-by-square board is still that of this position, so it names the pieces.
+        let Some(piece) = self.board[from.index()] else {
+            debug_assert!(false, "make_bitboards: no piece on {from}");
+            return frame;
+        };
+        self.ep = None;
+        match mv.kind() {
+            MoveKind::Quiet => {
+                self.by_kind[piece.kind.index()] ^= fb | tb;
+                self.by_color[us.index()] ^= fb | tb;
+            }
+            MoveKind::Capture => {
+                if let Some(victim) = self.board[to.index()] {
+                    self.by_kind[victim.kind.index()] ^= tb;
+                    self.by_color[them.index()] ^= tb;
+                }
+                self.by_kind[piece.kind.index()] ^= fb | tb;
+                self.by_color[us.index()] ^= fb | tb;
+            }
+            MoveKind::DoublePush => {
+                self.by_kind[PieceKind::Pawn.index()] ^= fb | tb;
+                self.by_color[us.index()] ^= fb | tb;
+                let ep = from.offset(us.forward());
+                if (attacks::pawn(us, ep) & self.pieces(them, PieceKind::Pawn)).any() {
+                    self.ep = Some(ep);
+                }
+            }
+            MoveKind::EnPassant => {
+                let vb = Bitboard::from_square(to.offset(-us.forward()));
+                self.by_kind[PieceKind::Pawn.index()] ^= fb | tb | vb;
+                self.by_color[us.index()] ^= fb | tb;
+                self.by_color[them.index()] ^= vb;
+            }
+            MoveKind::Promotion | MoveKind::PromotionCapture => {
+                if let Some(victim) = self.board[to.index()] {
+                    self.by_kind[victim.kind.index()] ^= tb;
+                    self.by_color[them.index()] ^= tb;
+                }
+                let promoted = mv.promotion_piece().unwrap_or(PieceKind::Queen);
+                self.by_kind[PieceKind::Pawn.index()] ^= fb;
+                self.by_kind[promoted.index()] ^= tb;
+                self.by_color[us.index()] ^= fb | tb;
+            }
+            MoveKind::Castle => {
+                // Exclusive-or moves both pieces right even when, in Chess960, the king lands
+                // where the rook stood or the rook where the king stood.
+                let kb = Bitboard::from_square(mv.castle_king_to());
+                let rb = Bitboard::from_square(mv.castle_rook_to());
+                self.by_kind[PieceKind::King.index()] ^= fb ^ kb;
+                self.by_kind[PieceKind::Rook.index()] ^= tb ^ rb;
+                self.by_color[us.index()] ^= fb ^ tb ^ kb ^ rb;
+            }
+        }
+        if self.castling.any() {
+            let mut lost = self.castling & (fb | tb);
+            if piece.kind == PieceKind::King {
+                lost |= self.castling & Bitboard::rank(us.back_rank());
+            }
+            self.castling ^= lost;
+        }
+        self.side = them;
+        frame
+    }
+
+    /// Takes back the move [`Position::make_bitboards`] played, with the frame it returned.
+    #[inline(always)]
+    pub fn unmake_bitboards(&mut self, frame: &Frame) {
+        self.by_kind = frame.by_kind;
+        self.by_color = frame.by_color;
+        self.castling = frame.castling;
+        self.ep = frame.ep;
+        self.side = !self.side;
+    }
+}
+
+/// What [`Position::make_bitboards`] changes, saved whole: restoring it is cheaper than undoing
+/// the move piece by piece.
+#[derive(Clone, Copy, Debug)]
+pub struct Frame {
+    by_kind: [Bitboard; 6],
+    by_color: [Bitboard; 2],
+    castling: Bitboard,
+    ep: Option<Square>,
 }

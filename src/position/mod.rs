@@ -7,7 +7,7 @@ pub mod make;
 pub(crate) mod zobrist;
 
 pub use fen::{CastlingNotation, FenError};
-pub use make::Undo;
+pub use make::{Frame, Undo};
 
 use crate::attacks::{self, Sliders};
 use crate::bitboard::Bitboard;
