@@ -271,13 +271,15 @@ fn generate_for<S: Sliders, K: Sink, const LEGAL: bool, const WHITE: bool>(
     if !LEGAL {
         sink.piece_moves(ksq, attacks::king(ksq) - own, enemies);
         let checkers = pos.checkers::<S>();
-        return pieces::<S, K, false, WHITE, false>(pos, sink, checkers, Bitboard::EMPTY);
+        let leapers = pos.leaper_attacks(them);
+        return pieces::<S, K, false, WHITE, false>(pos, sink, checkers, Bitboard::EMPTY, leapers);
     }
     let (checkers, pinned) = pos.checkers_and_pinned();
 
     // King moves: the squares no enemy leaper attacks, then each of those tested against the
     // enemy sliders, through the occupancy without the king.
-    let mut king_targets = attacks::king(ksq) - own - pos.leaper_attacks(them);
+    let leapers = pos.leaper_attacks(them);
+    let mut king_targets = attacks::king(ksq) - own - leapers;
     let without_king = occupied ^ Bitboard::from_square(ksq);
     for to in king_targets {
         if pos.slider_attacks_square::<S>(to, them, without_king) {
@@ -287,9 +289,9 @@ fn generate_for<S: Sliders, K: Sink, const LEGAL: bool, const WHITE: bool>(
     sink.piece_moves(ksq, king_targets, enemies);
 
     if checkers.is_empty() {
-        pieces::<S, K, true, WHITE, false>(pos, sink, checkers, pinned);
+        pieces::<S, K, true, WHITE, false>(pos, sink, checkers, pinned, leapers);
     } else if !checkers.more_than_one() {
-        pieces::<S, K, true, WHITE, true>(pos, sink, checkers, pinned);
+        pieces::<S, K, true, WHITE, true>(pos, sink, checkers, pinned, leapers);
     }
 }
 
@@ -302,6 +304,7 @@ fn pieces<S: Sliders, K: Sink, const LEGAL: bool, const WHITE: bool, const CHECK
     sink: &mut K,
     checkers: Bitboard,
     pinned: Bitboard,
+    leapers: Bitboard,
 ) {
     let us = if WHITE { Color::White } else { Color::Black };
     let them = !us;
@@ -363,7 +366,7 @@ fn pieces<S: Sliders, K: Sink, const LEGAL: bool, const WHITE: bool, const CHECK
     }
 
     if !CHECK && checkers.is_empty() && (pos.castling_rooks() & own).any() {
-        generate_castling::<S, K>(pos, sink, us, ksq, occupied);
+        generate_castling::<S, K>(pos, sink, us, ksq, occupied, leapers);
     }
 }
 
@@ -405,6 +408,7 @@ fn generate_castling<S: Sliders, K: Sink>(
     us: Color,
     ksq: Square,
     occupied: Bitboard,
+    leapers: Bitboard,
 ) {
     let rights = pos.castling_rooks();
     for path in pos.castle_paths(us) {
@@ -414,10 +418,11 @@ fn generate_castling<S: Sliders, K: Sink>(
         // The start square too: with the rook gone it may be attacked (king c1, rook b1, enemy
         // queen a1, castling a-side leaves the king on c1).
         let occ = occupied - path.rook - Bitboard::from_square(ksq);
-        if path
-            .king_path
-            .into_iter()
-            .any(|sq| pos.is_attacked_by::<S>(sq, !us, occ))
+        if (path.king_path & leapers).any()
+            || path
+                .king_path
+                .into_iter()
+                .any(|sq| pos.slider_attacks_square::<S>(sq, !us, occ))
         {
             continue;
         }
