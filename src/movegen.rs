@@ -20,7 +20,7 @@
 
 use crate::attacks::{self, Sliders};
 use crate::bitboard::Bitboard;
-use crate::position::Position;
+use crate::position::{Board, CastlePaths, Position};
 use crate::types::{Color, Move, MoveKind, PieceKind, Square};
 use std::mem::MaybeUninit;
 
@@ -249,9 +249,19 @@ fn pawn_moves<K: Sink>(
 /// pseudo-legal ones (see the module documentation for what the filter tests).
 #[inline(always)]
 pub fn generate<S: Sliders, K: Sink, const LEGAL: bool>(pos: &Position, sink: &mut K) {
+    generate_on::<S, K, LEGAL>(pos.board(), pos.castle_path_table(), sink);
+}
+
+/// [`generate`] on a bare [`Board`], with the game's castling paths.
+#[inline(always)]
+pub fn generate_on<S: Sliders, K: Sink, const LEGAL: bool>(
+    pos: &Board,
+    paths: &CastlePaths,
+    sink: &mut K,
+) {
     match pos.side_to_move() {
-        Color::White => generate_for::<S, K, LEGAL, true>(pos, sink),
-        Color::Black => generate_for::<S, K, LEGAL, false>(pos, sink),
+        Color::White => generate_for::<S, K, LEGAL, true>(pos, paths, sink),
+        Color::Black => generate_for::<S, K, LEGAL, false>(pos, paths, sink),
     }
 }
 
@@ -259,7 +269,8 @@ pub fn generate<S: Sliders, K: Sink, const LEGAL: bool>(pos: &Position, sink: &m
 /// lookups are constants.
 #[inline(always)]
 fn generate_for<S: Sliders, K: Sink, const LEGAL: bool, const WHITE: bool>(
-    pos: &Position,
+    pos: &Board,
+    paths: &CastlePaths,
     sink: &mut K,
 ) {
     let us = if WHITE { Color::White } else { Color::Black };
@@ -272,7 +283,14 @@ fn generate_for<S: Sliders, K: Sink, const LEGAL: bool, const WHITE: bool>(
         sink.piece_moves(ksq, attacks::king(ksq) - own, enemies);
         let checkers = pos.checkers::<S>();
         let leapers = pos.leaper_attacks(them);
-        return pieces::<S, K, false, WHITE, false>(pos, sink, checkers, Bitboard::EMPTY, leapers);
+        return pieces::<S, K, false, WHITE, false>(
+            pos,
+            paths,
+            sink,
+            checkers,
+            Bitboard::EMPTY,
+            leapers,
+        );
     }
     let (checkers, pinned) = pos.checkers_and_pinned();
 
@@ -289,9 +307,9 @@ fn generate_for<S: Sliders, K: Sink, const LEGAL: bool, const WHITE: bool>(
     sink.piece_moves(ksq, king_targets, enemies);
 
     if checkers.is_empty() {
-        pieces::<S, K, true, WHITE, false>(pos, sink, checkers, pinned, leapers);
+        pieces::<S, K, true, WHITE, false>(pos, paths, sink, checkers, pinned, leapers);
     } else if !checkers.more_than_one() {
-        pieces::<S, K, true, WHITE, true>(pos, sink, checkers, pinned, leapers);
+        pieces::<S, K, true, WHITE, true>(pos, paths, sink, checkers, pinned, leapers);
     }
 }
 
@@ -300,7 +318,8 @@ fn generate_for<S: Sliders, K: Sink, const LEGAL: bool, const WHITE: bool>(
 /// cannot move at all: its line and the checking line meet only at the king.
 #[inline(always)]
 fn pieces<S: Sliders, K: Sink, const LEGAL: bool, const WHITE: bool, const CHECK: bool>(
-    pos: &Position,
+    pos: &Board,
+    paths: &CastlePaths,
     sink: &mut K,
     checkers: Bitboard,
     pinned: Bitboard,
@@ -366,7 +385,7 @@ fn pieces<S: Sliders, K: Sink, const LEGAL: bool, const WHITE: bool, const CHECK
     }
 
     if !CHECK && checkers.is_empty() && (pos.castling_rooks() & own).any() {
-        generate_castling::<S, K>(pos, sink, us, ksq, occupied, leapers);
+        generate_castling::<S, K>(pos, paths, sink, us, ksq, occupied, leapers);
     }
 }
 
@@ -374,7 +393,7 @@ fn pieces<S: Sliders, K: Sink, const LEGAL: bool, const WHITE: bool, const CHECK
 /// on `ksq` unattacked: played on a copy of the occupancy, tested against every enemy piece.
 #[inline(never)]
 fn ep_is_legal<S: Sliders>(
-    pos: &Position,
+    pos: &Board,
     from: Square,
     ep: Square,
     victim: Square,
@@ -403,7 +422,8 @@ fn ep_is_legal<S: Sliders>(
 /// castling rook, which no longer shields the king once it has moved (Chess960).
 #[inline(always)]
 fn generate_castling<S: Sliders, K: Sink>(
-    pos: &Position,
+    pos: &Board,
+    paths: &CastlePaths,
     sink: &mut K,
     us: Color,
     ksq: Square,
@@ -411,7 +431,7 @@ fn generate_castling<S: Sliders, K: Sink>(
     leapers: Bitboard,
 ) {
     let rights = pos.castling_rooks();
-    for path in pos.castle_paths(us) {
+    for path in paths.of(us) {
         if (rights & path.rook).is_empty() || (occupied & path.empty).any() {
             continue;
         }
@@ -448,8 +468,14 @@ pub fn pseudo_legal_moves<S: Sliders>(pos: &Position) -> MoveList {
 /// The number of legal moves, counted without listing them.
 #[inline(always)]
 pub fn count_legal<S: Sliders>(pos: &Position) -> u64 {
+    count_legal_on::<S>(pos.board(), pos.castle_path_table())
+}
+
+/// [`count_legal`] on a bare [`Board`], with the game's castling paths.
+#[inline(always)]
+pub fn count_legal_on<S: Sliders>(board: &Board, paths: &CastlePaths) -> u64 {
     let mut counter = Counter(0);
-    generate::<S, Counter, true>(pos, &mut counter);
+    generate_on::<S, Counter, true>(board, paths, &mut counter);
     counter.0
 }
 

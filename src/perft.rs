@@ -40,11 +40,13 @@ fn bulk_inner<S: Sliders>(pos: &mut Position, depth: u32) -> u64 {
     movegen::generate::<S, MoveList, true>(pos, &mut moves);
     let mut nodes = 0;
     if depth == 2 {
-        // The replies are only counted, so the moves are played on the bitboards alone.
+        // The replies are only counted, so each move is played on a copy of the board alone.
+        let paths = pos.castle_path_table();
+        let mut child = *pos.board();
         for &mv in &moves {
-            let frame = pos.make_bitboards(mv);
-            nodes += movegen::count_legal::<S>(pos);
-            pos.unmake_bitboards(&frame);
+            child.clone_from(pos.board());
+            pos.play_on(mv, &mut child);
+            nodes += movegen::count_legal_on::<S>(&child, paths);
         }
     } else {
         for &mv in &moves {

@@ -3,7 +3,8 @@
 
 use perft::attacks::magic::Prng;
 use perft::movegen::{
-    count_legal, is_legal_by_make, legal_moves, parse_uci_move, pseudo_legal_moves,
+    MoveList, count_legal_on, generate_on, is_legal_by_make, legal_moves, parse_uci_move,
+    pseudo_legal_moves,
 };
 use perft::{Classical, Magic, Move, Position, Square};
 use proptest::prelude::*;
@@ -132,15 +133,15 @@ proptest! {
     }
 
     #[test]
-    fn the_bitboard_only_make_generates_what_the_full_make_does(pos in any_position()) {
+    fn the_board_after_a_move_generates_what_make_does(pos in any_position()) {
         let mut p = pos.clone();
         for mv in legal_moves::<Magic>(&pos).iter().copied() {
-            let frame = p.make_bitboards(mv);
-            let light = legal_moves::<Magic>(&p);
-            let counted = count_legal::<Magic>(&p);
-            p.unmake_bitboards(&frame);
-            prop_assert_eq!(&p, &pos);
+            let board = pos.board_after(mv);
+            let mut light = MoveList::new();
+            generate_on::<Magic, MoveList, true>(&board, pos.castle_path_table(), &mut light);
+            let counted = count_legal_on::<Magic>(&board, pos.castle_path_table());
             let undo = p.make(mv);
+            prop_assert_eq!(&board, p.board(), "after {:?} in {}", mv, pos.to_fen());
             let full = legal_moves::<Magic>(&p);
             prop_assert_eq!(light.as_slice(), full.as_slice(),
                 "after {:?} in {}", mv, pos.to_fen());

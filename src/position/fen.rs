@@ -183,7 +183,7 @@ impl Position {
         }
         let mut pos = Position::empty();
         parse_board(&mut pos, fields[0])?;
-        pos.side = match fields[1] {
+        pos.board.side = match fields[1] {
             "w" => Color::White,
             "b" => Color::Black,
             other => {
@@ -213,8 +213,8 @@ impl Position {
                 found: truncate(fields[5]),
             })?;
         }
-        let them = !pos.side;
-        if pos.is_attacked_by::<Classical>(pos.king(them), pos.side, pos.occupied()) {
+        let them = !pos.board.side;
+        if pos.is_attacked_by::<Classical>(pos.king(them), pos.board.side, pos.occupied()) {
             return Err(FenError::OppositeCheck { color: them });
         }
         pos.key = pos.compute_key();
@@ -228,7 +228,7 @@ impl Position {
         for rank in (0..8).rev() {
             let mut empty = 0;
             for file in 0..8 {
-                match self.board[Square::from_coords(file, rank).index()] {
+                match self.squares[Square::from_coords(file, rank).index()] {
                     None => empty += 1,
                     Some(p) => {
                         if empty > 0 {
@@ -247,11 +247,15 @@ impl Position {
             }
         }
         s.push(' ');
-        s.push(if self.side == Color::White { 'w' } else { 'b' });
+        s.push(if self.board.side == Color::White {
+            'w'
+        } else {
+            'b'
+        });
         s.push(' ');
         s.push_str(&self.castling_field());
         s.push(' ');
-        match self.ep {
+        match self.board.ep {
             Some(ep) => s.push_str(&ep.to_string()),
             None => s.push('-'),
         }
@@ -264,7 +268,7 @@ impl Position {
         let mut s = String::new();
         for color in Color::BOTH {
             let ksq = self.king(color);
-            let rooks = self.castling & Bitboard::rank(color.back_rank());
+            let rooks = self.board.castling & Bitboard::rank(color.back_rank());
             let king_side = rooks & above(ksq);
             let queen_side = rooks & below(ksq);
             for (side_rooks, letter) in [(king_side, 'K'), (queen_side, 'Q')] {
@@ -432,15 +436,16 @@ fn parse_castling(pos: &mut Position, field: &str) -> Result<(), FenError> {
                 sq
             }
         };
-        if pos.castling.contains(rook) {
+        if pos.board.castling.contains(rook) {
             return Err(bad("a castling right is given twice"));
         }
-        let same_side =
-            pos.castling & Bitboard::rank(rank) & if rook > ksq { above(ksq) } else { below(ksq) };
+        let same_side = pos.board.castling
+            & Bitboard::rank(rank)
+            & if rook > ksq { above(ksq) } else { below(ksq) };
         if same_side.any() {
             return Err(bad("two castling rights on the same side of one king"));
         }
-        pos.castling |= Bitboard::from_square(rook);
+        pos.board.castling |= Bitboard::from_square(rook);
     }
     pos.chess960 = chess960;
     pos.notation = if shredder && field.chars().all(|c| !matches!(c, 'K' | 'Q' | 'k' | 'q')) {
@@ -458,7 +463,7 @@ fn parse_ep(pos: &mut Position, field: &str) -> Result<(), FenError> {
     let square = Square::parse(field).ok_or_else(|| FenError::BadEpSquare {
         found: truncate(field),
     })?;
-    let us = pos.side;
+    let us = pos.board.side;
     let expected_rank = if us == Color::White { 5 } else { 2 };
     if square.rank() != expected_rank {
         return Err(FenError::EpWrongRank {
@@ -483,6 +488,6 @@ fn parse_ep(pos: &mut Position, field: &str) -> Result<(), FenError> {
             });
         }
     }
-    pos.ep = Some(square);
+    pos.board.ep = Some(square);
     Ok(())
 }

@@ -1,10 +1,9 @@
 //! Make and unmake: play a move in place and take it back exactly, Zobrist key included.
 //!
-//! Also a lighter pair for perft's last ply, [`Position::make_bitboards`] and
-//! [`Position::unmake_bitboards`], which play the move on what the move generator reads and
-//! nothing else.
+//! Also [`Position::board_after`] for perft's last ply, which plays a move on a copy of what
+//! the move generator reads and nothing else.
 
-use super::{Position, zobrist};
+use super::{Board, Position, zobrist};
 use crate::attacks;
 use crate::bitboard::Bitboard;
 use crate::types::{Color, Move, MoveKind, Piece, PieceKind, Square};
@@ -28,20 +27,20 @@ impl Position {
     pub fn make(&mut self, mv: Move) -> Undo {
         let mut undo = Undo {
             captured: None,
-            castling: self.castling,
-            ep: self.ep,
+            castling: self.board.castling,
+            ep: self.board.ep,
             halfmove: self.halfmove,
             key: self.key,
         };
-        let us = self.side;
+        let us = self.board.side;
         let from = mv.from();
         let to = mv.to();
-        let Some(piece) = self.board[from.index()] else {
+        let Some(piece) = self.squares[from.index()] else {
             debug_assert!(false, "make: no piece on {from}");
             return undo;
         };
         let mut key = self.key ^ zobrist::KEYS.side;
-        if let Some(ep) = self.ep.take() {
+        if let Some(ep) = self.board.ep.take() {
             key ^= zobrist::KEYS.ep_file[ep.file() as usize];
         }
         self.halfmove += 1;
@@ -52,7 +51,7 @@ impl Position {
                 key ^= pk[from.index()] ^ pk[to.index()];
             }
             MoveKind::Capture => {
-                if let Some(victim) = self.board[to.index()] {
+                if let Some(victim) = self.squares[to.index()] {
                     self.remove(to, victim);
                     key ^= zobrist::KEYS.piece[victim.index()][to.index()];
                     undo.captured = Some(victim);
@@ -66,7 +65,7 @@ impl Position {
                 let ep = from.offset(us.forward());
                 // Record the square only when an enemy pawn could take there.
                 if (attacks::pawn(us, ep) & self.pieces(!us, PieceKind::Pawn)).any() {
-                    self.ep = Some(ep);
+                    self.board.ep = Some(ep);
                     key ^= zobrist::KEYS.ep_file[ep.file() as usize];
                 }
             }
@@ -80,7 +79,7 @@ impl Position {
                 key ^= pk[from.index()] ^ pk[to.index()];
             }
             MoveKind::Promotion | MoveKind::PromotionCapture => {
-                if let Some(victim) = self.board[to.index()] {
+                if let Some(victim) = self.squares[to.index()] {
                     self.remove(to, victim);
                     key ^= zobrist::KEYS.piece[victim.index()][to.index()];
                     undo.captured = Some(victim);
@@ -107,14 +106,14 @@ impl Position {
             self.halfmove = 0;
         }
         // Castling rights: a rook that moves or is taken loses its right; a king move loses both.
-        if self.castling.any() {
+        if self.board.castling.any() {
             let mut lost =
-                self.castling & (Bitboard::from_square(from) | Bitboard::from_square(to));
+                self.board.castling & (Bitboard::from_square(from) | Bitboard::from_square(to));
             if piece.kind == PieceKind::King {
-                lost |= self.castling & Bitboard::rank(us.back_rank());
+                lost |= self.board.castling & Bitboard::rank(us.back_rank());
             }
             if lost.any() {
-                self.castling ^= lost;
+                self.board.castling ^= lost;
                 for sq in lost {
                     key ^= zobrist::KEYS.castle[sq.index()];
                 }
@@ -123,7 +122,7 @@ impl Position {
         if us == Color::Black {
             self.fullmove += 1;
         }
-        self.side = !us;
+        self.board.side = !us;
         self.key = key;
         undo
     }
@@ -131,9 +130,9 @@ impl Position {
     /// Takes back `mv`, which must be the last move made, with the [`Undo`] its make returned.
     #[inline(always)]
     pub fn unmake(&mut self, mv: Move, undo: &Undo) {
-        let them = self.side;
+        let them = self.board.side;
         let us = !them;
-        self.side = us;
+        self.board.side = us;
         if us == Color::Black {
             self.fullmove -= 1;
         }
@@ -149,7 +148,7 @@ impl Position {
                 self.put(to, rook);
             }
             MoveKind::Promotion | MoveKind::PromotionCapture => {
-                if let Some(promoted) = self.board[to.index()] {
+                if let Some(promoted) = self.squares[to.index()] {
                     self.remove(to, promoted);
                 }
                 self.put(from, Piece::new(us, PieceKind::Pawn));
@@ -163,7 +162,7 @@ impl Position {
                 self.put(to.offset(-us.forward()), Piece::new(them, PieceKind::Pawn));
             }
             _ => {
-                if let Some(piece) = self.board[to.index()] {
+                if let Some(piece) = self.squares[to.index()] {
                     self.shift(to, from, piece);
                 }
                 if let Some(victim) = undo.captured {
@@ -171,112 +170,91 @@ impl Position {
                 }
             }
         }
-        self.castling = undo.castling;
-        self.ep = undo.ep;
+        self.board.castling = undo.castling;
+        self.board.ep = undo.ep;
         self.halfmove = undo.halfmove;
         self.key = undo.key;
     }
-
-    /// Plays `mv` on the state the move generator reads (the piece bitboards, side to move,
-    /// castling rights and en-passant square) and nothing else: the square-by-square board, the
-    /// key and the counters keep their old values, so the position is fit only for generating
-    /// and counting moves until [`Position::unmake_bitboards`] takes the move back. Perft's last
-    /// ply uses it for the moves whose replies it only counts.
+    /// The [`Board`] after `mv`, this position untouched: `mv` played on a copy of the state
+    /// the move generator reads, and nothing else (no square-by-square board, key or counters).
+    /// Perft's last ply counts the replies to each move on such a copy.
     ///
     /// Same contract as [`Position::make`]: `mv` must be legal here.
     #[inline(always)]
-    pub fn make_bitboards(&mut self, mv: Move) -> Frame {
-        let frame = Frame {
-            by_kind: self.by_kind,
-            by_color: self.by_color,
-            castling: self.castling,
-            ep: self.ep,
-        };
-        let us = self.side;
+    pub fn board_after(&self, mv: Move) -> Board {
+        let mut b = self.board;
+        self.play_on(mv, &mut b);
+        b
+    }
+
+    /// Plays `mv` on `b`, which must be a copy of this position's board: [`Position::board_after`]
+    /// in place. Perft's loop uses this form so that the generator reads the board where the
+    /// move was written (a copy of a freshly written board stalls on store forwarding).
+    #[inline(always)]
+    pub fn play_on(&self, mv: Move, b: &mut Board) {
+        let us = b.side;
         let them = !us;
         let (from, to) = (mv.from(), mv.to());
         let (fb, tb) = (Bitboard::from_square(from), Bitboard::from_square(to));
-        // The square-by-square board is still that of this position, so it names the pieces.
-        let Some(piece) = self.board[from.index()] else {
-            debug_assert!(false, "make_bitboards: no piece on {from}");
-            return frame;
+        let Some(piece) = self.squares[from.index()] else {
+            debug_assert!(false, "play_on: no piece on {from}");
+            return;
         };
-        self.ep = None;
+        b.ep = None;
         match mv.kind() {
             MoveKind::Quiet => {
-                self.by_kind[piece.kind.index()] ^= fb | tb;
-                self.by_color[us.index()] ^= fb | tb;
+                b.by_kind[piece.kind.index()] ^= fb | tb;
+                b.by_color[us.index()] ^= fb | tb;
             }
             MoveKind::Capture => {
-                if let Some(victim) = self.board[to.index()] {
-                    self.by_kind[victim.kind.index()] ^= tb;
-                    self.by_color[them.index()] ^= tb;
+                if let Some(victim) = self.squares[to.index()] {
+                    b.by_kind[victim.kind.index()] ^= tb;
+                    b.by_color[them.index()] ^= tb;
                 }
-                self.by_kind[piece.kind.index()] ^= fb | tb;
-                self.by_color[us.index()] ^= fb | tb;
+                b.by_kind[piece.kind.index()] ^= fb | tb;
+                b.by_color[us.index()] ^= fb | tb;
             }
             MoveKind::DoublePush => {
-                self.by_kind[PieceKind::Pawn.index()] ^= fb | tb;
-                self.by_color[us.index()] ^= fb | tb;
+                b.by_kind[PieceKind::Pawn.index()] ^= fb | tb;
+                b.by_color[us.index()] ^= fb | tb;
                 let ep = from.offset(us.forward());
-                if (attacks::pawn(us, ep) & self.pieces(them, PieceKind::Pawn)).any() {
-                    self.ep = Some(ep);
+                if (attacks::pawn(us, ep) & b.pieces(them, PieceKind::Pawn)).any() {
+                    b.ep = Some(ep);
                 }
             }
             MoveKind::EnPassant => {
                 let vb = Bitboard::from_square(to.offset(-us.forward()));
-                self.by_kind[PieceKind::Pawn.index()] ^= fb | tb | vb;
-                self.by_color[us.index()] ^= fb | tb;
-                self.by_color[them.index()] ^= vb;
+                b.by_kind[PieceKind::Pawn.index()] ^= fb | tb | vb;
+                b.by_color[us.index()] ^= fb | tb;
+                b.by_color[them.index()] ^= vb;
             }
             MoveKind::Promotion | MoveKind::PromotionCapture => {
-                if let Some(victim) = self.board[to.index()] {
-                    self.by_kind[victim.kind.index()] ^= tb;
-                    self.by_color[them.index()] ^= tb;
+                if let Some(victim) = self.squares[to.index()] {
+                    b.by_kind[victim.kind.index()] ^= tb;
+                    b.by_color[them.index()] ^= tb;
                 }
                 let promoted = mv.promotion_piece().unwrap_or(PieceKind::Queen);
-                self.by_kind[PieceKind::Pawn.index()] ^= fb;
-                self.by_kind[promoted.index()] ^= tb;
-                self.by_color[us.index()] ^= fb | tb;
+                b.by_kind[PieceKind::Pawn.index()] ^= fb;
+                b.by_kind[promoted.index()] ^= tb;
+                b.by_color[us.index()] ^= fb | tb;
             }
             MoveKind::Castle => {
                 // Exclusive-or moves both pieces right even when, in Chess960, the king lands
                 // where the rook stood or the rook where the king stood.
                 let kb = Bitboard::from_square(mv.castle_king_to());
                 let rb = Bitboard::from_square(mv.castle_rook_to());
-                self.by_kind[PieceKind::King.index()] ^= fb ^ kb;
-                self.by_kind[PieceKind::Rook.index()] ^= tb ^ rb;
-                self.by_color[us.index()] ^= fb ^ tb ^ kb ^ rb;
+                b.by_kind[PieceKind::King.index()] ^= fb ^ kb;
+                b.by_kind[PieceKind::Rook.index()] ^= tb ^ rb;
+                b.by_color[us.index()] ^= fb ^ tb ^ kb ^ rb;
             }
         }
-        if self.castling.any() {
-            let mut lost = self.castling & (fb | tb);
+        if b.castling.any() {
+            let mut lost = b.castling & (fb | tb);
             if piece.kind == PieceKind::King {
-                lost |= self.castling & Bitboard::rank(us.back_rank());
+                lost |= b.castling & Bitboard::rank(us.back_rank());
             }
-            self.castling ^= lost;
+            b.castling ^= lost;
         }
-        self.side = them;
-        frame
+        b.side = them;
     }
-
-    /// Takes back the move [`Position::make_bitboards`] played, with the frame it returned.
-    #[inline(always)]
-    pub fn unmake_bitboards(&mut self, frame: &Frame) {
-        self.by_kind = frame.by_kind;
-        self.by_color = frame.by_color;
-        self.castling = frame.castling;
-        self.ep = frame.ep;
-        self.side = !self.side;
-    }
-}
-
-/// What [`Position::make_bitboards`] changes, saved whole: restoring it is cheaper than undoing
-/// the move piece by piece.
-#[derive(Clone, Copy, Debug)]
-pub struct Frame {
-    by_kind: [Bitboard; 6],
-    by_color: [Bitboard; 2],
-    castling: Bitboard,
-    ep: Option<Square>,
 }

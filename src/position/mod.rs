@@ -2,16 +2,17 @@
 //!
 //! FEN parsing and printing live in [`fen`], make and unmake in [`make`].
 
+pub mod board;
 pub mod fen;
 pub mod make;
 pub(crate) mod zobrist;
 
+pub use board::Board;
 pub use fen::{CastlingNotation, FenError};
-pub use make::{Frame, Undo};
+pub use make::Undo;
 
-use crate::attacks::{self, Sliders};
 use crate::bitboard::Bitboard;
-use crate::types::{Color, Piece, PieceKind, Square};
+use crate::types::{Color, Piece, Square};
 
 /// The standard starting position.
 pub const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -21,12 +22,8 @@ pub const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -
 /// square; move counters; and a Zobrist key kept up to date by [`Position::make`].
 #[derive(Clone, Debug)]
 pub struct Position {
-    by_kind: [Bitboard; 6],
-    by_color: [Bitboard; 2],
-    board: [Option<Piece>; 64],
-    side: Color,
-    castling: Bitboard,
-    ep: Option<Square>,
+    board: Board,
+    squares: [Option<Piece>; 64],
     halfmove: u32,
     fullmove: u32,
     key: u64,
@@ -34,7 +31,7 @@ pub struct Position {
     notation: CastlingNotation,
     /// Per castling right (White king-side, White other, Black king-side, Black other), fixed
     /// from parsing on: the king and rook never move while the right exists.
-    castle_paths: [CastlePath; 4],
+    castle_paths: CastlePaths,
 }
 
 /// Two positions are equal when everything that defines them is: placement, side to move,
@@ -42,12 +39,8 @@ pub struct Position {
 /// are left out: they are derived data, and a path whose right was lost stays behind unused.
 impl PartialEq for Position {
     fn eq(&self, other: &Position) -> bool {
-        self.by_kind == other.by_kind
-            && self.by_color == other.by_color
-            && self.board == other.board
-            && self.side == other.side
-            && self.castling == other.castling
-            && self.ep == other.ep
+        self.board == other.board
+            && self.squares == other.squares
             && self.halfmove == other.halfmove
             && self.fullmove == other.fullmove
             && self.key == other.key
@@ -57,6 +50,32 @@ impl PartialEq for Position {
 }
 
 impl Eq for Position {}
+
+/// A position is read as its [`Board`] (placement, side to move, rights, en-passant square and
+/// the attack queries on them).
+impl std::ops::Deref for Position {
+    type Target = Board;
+    #[inline(always)]
+    fn deref(&self) -> &Board {
+        &self.board
+    }
+}
+
+/// The castling paths of a game, one per castling right (White king-side, White other, Black
+/// king-side, Black other), fixed from parsing on: the king and rook never move while the
+/// right exists.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct CastlePaths([CastlePath; 4]);
+
+impl CastlePaths {
+    /// The paths of `color`'s (up to two) castling rooks; a path applies while its rook is
+    /// still in [`Board::castling_rooks`].
+    #[inline(always)]
+    pub fn of(&self, color: Color) -> &[CastlePath] {
+        let i = color.index() * 2;
+        &self.0[i..i + 2]
+    }
+}
 
 /// What castling with one rook needs, computed once when the FEN is parsed.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
@@ -79,77 +98,54 @@ impl Position {
     /// An empty board, White to move; used by the FEN parser before it places pieces.
     fn empty() -> Position {
         Position {
-            by_kind: [Bitboard::EMPTY; 6],
-            by_color: [Bitboard::EMPTY; 2],
-            board: [None; 64],
-            side: Color::White,
-            castling: Bitboard::EMPTY,
-            ep: None,
+            board: Board {
+                by_kind: [Bitboard::EMPTY; 6],
+                by_color: [Bitboard::EMPTY; 2],
+                side: Color::White,
+                castling: Bitboard::EMPTY,
+                ep: None,
+            },
+            squares: [None; 64],
             halfmove: 0,
             fullmove: 1,
             key: 0,
             chess960: false,
             notation: CastlingNotation::Standard,
-            castle_paths: [CastlePath::default(); 4],
+            castle_paths: CastlePaths::default(),
         }
-    }
-
-    /// The side to move.
-    #[inline(always)]
-    pub fn side_to_move(&self) -> Color {
-        self.side
     }
 
     /// The piece on `sq`, if any.
     #[inline(always)]
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
-        self.board[sq.index()]
-    }
-
-    /// Squares holding pieces of `kind`, both colours.
-    #[inline(always)]
-    pub fn kind(&self, kind: PieceKind) -> Bitboard {
-        self.by_kind[kind.index()]
-    }
-
-    /// Squares holding pieces of `color`.
-    #[inline(always)]
-    pub fn color(&self, color: Color) -> Bitboard {
-        self.by_color[color.index()]
-    }
-
-    /// Squares holding pieces of `color` and `kind`.
-    #[inline(always)]
-    pub fn pieces(&self, color: Color, kind: PieceKind) -> Bitboard {
-        self.by_kind[kind.index()] & self.by_color[color.index()]
-    }
-
-    /// Every occupied square.
-    #[inline(always)]
-    pub fn occupied(&self) -> Bitboard {
-        self.by_color[0] | self.by_color[1]
-    }
-
-    /// The king square of `color` (every valid position has exactly one king per side).
-    #[inline(always)]
-    pub fn king(&self, color: Color) -> Square {
-        self.pieces(color, PieceKind::King).lsb()
+        self.squares[sq.index()]
     }
 
     /// The castling paths of `color`'s (up to two) castling rooks, as parsed; a path applies
-    /// while its rook is still in [`Position::castling_rooks`].
+    /// while its rook is still in [`Board::castling_rooks`].
     #[inline(always)]
     pub fn castle_paths(&self, color: Color) -> &[CastlePath] {
-        let i = color.index() * 2;
-        &self.castle_paths[i..i + 2]
+        self.castle_paths.of(color)
+    }
+
+    /// The castling paths of both colours, as the move generator takes them.
+    #[inline(always)]
+    pub fn castle_path_table(&self) -> &CastlePaths {
+        &self.castle_paths
+    }
+
+    /// The [`Board`] of this position (it also dereferences to it).
+    #[inline(always)]
+    pub fn board(&self) -> &Board {
+        &self.board
     }
 
     /// Fills the castling paths from the castling rights and king squares (after parsing).
     fn compute_castle_paths(&mut self) {
-        self.castle_paths = [CastlePath::default(); 4];
+        self.castle_paths = CastlePaths::default();
         for color in Color::BOTH {
             let ksq = self.king(color);
-            let rooks = self.castling & Bitboard::rank(color.back_rank());
+            let rooks = self.board.castling & Bitboard::rank(color.back_rank());
             for rook in rooks {
                 let mv = crate::types::Move::new(ksq, rook, crate::types::MoveKind::Castle);
                 let (king_to, rook_to) = (mv.castle_king_to(), mv.castle_rook_to());
@@ -157,28 +153,13 @@ impl Position {
                 let king_path = span(ksq, king_to);
                 let empty = (king_path | span(rook, rook_to)) - movers;
                 let slot = color.index() * 2 + usize::from(rook < ksq);
-                self.castle_paths[slot] = CastlePath {
+                self.castle_paths.0[slot] = CastlePath {
                     rook: Bitboard::from_square(rook),
                     empty,
                     king_path,
                 };
             }
         }
-    }
-
-    /// Castling rights: the squares of the rooks that may still castle, both colours.
-    #[inline(always)]
-    pub fn castling_rooks(&self) -> Bitboard {
-        self.castling
-    }
-
-    /// The en-passant square, as given by the FEN or set by the last double push.
-    ///
-    /// After a double push it is set only when an enemy pawn stands beside the pushed pawn, so
-    /// that positions that differ in nothing else share a key.
-    #[inline(always)]
-    pub fn ep_square(&self) -> Option<Square> {
-        self.ep
     }
 
     /// Half-moves since the last capture or pawn move.
@@ -222,17 +203,17 @@ impl Position {
     fn key_from(&self, keys: &zobrist::Keys) -> u64 {
         let mut key = 0;
         for sq in self.occupied() {
-            if let Some(p) = self.board[sq.index()] {
+            if let Some(p) = self.squares[sq.index()] {
                 key ^= keys.piece[p.index()][sq.index()];
             }
         }
-        for sq in self.castling {
+        for sq in self.board.castling {
             key ^= keys.castle[sq.index()];
         }
-        if let Some(ep) = self.ep {
+        if let Some(ep) = self.board.ep {
             key ^= keys.ep_file[ep.file() as usize];
         }
-        if self.side == Color::Black {
+        if self.board.side == Color::Black {
             key ^= keys.side;
         }
         key
@@ -242,149 +223,28 @@ impl Position {
     #[inline(always)]
     fn put(&mut self, sq: Square, piece: Piece) {
         let b = Bitboard::from_square(sq);
-        self.by_kind[piece.kind.index()] |= b;
-        self.by_color[piece.color.index()] |= b;
-        self.board[sq.index()] = Some(piece);
+        self.board.by_kind[piece.kind.index()] |= b;
+        self.board.by_color[piece.color.index()] |= b;
+        self.squares[sq.index()] = Some(piece);
     }
 
     /// Removes `piece`, which stands on `sq` (no key update).
     #[inline(always)]
     fn remove(&mut self, sq: Square, piece: Piece) {
         let b = Bitboard::from_square(sq);
-        self.by_kind[piece.kind.index()] ^= b;
-        self.by_color[piece.color.index()] ^= b;
-        self.board[sq.index()] = None;
+        self.board.by_kind[piece.kind.index()] ^= b;
+        self.board.by_color[piece.color.index()] ^= b;
+        self.squares[sq.index()] = None;
     }
 
     /// Moves `piece` from `from` to the empty square `to` (no key update).
     #[inline(always)]
     fn shift(&mut self, from: Square, to: Square, piece: Piece) {
         let b = Bitboard::from_square(from) | Bitboard::from_square(to);
-        self.by_kind[piece.kind.index()] ^= b;
-        self.by_color[piece.color.index()] ^= b;
-        self.board[from.index()] = None;
-        self.board[to.index()] = Some(piece);
-    }
-
-    /// Whether a piece of `by` attacks `sq`, with `occupied` as the blockers (pass the board's
-    /// occupancy minus the king to test squares the king might step to).
-    #[inline(always)]
-    pub fn is_attacked_by<S: Sliders>(&self, sq: Square, by: Color, occupied: Bitboard) -> bool {
-        let them = self.color(by);
-        let rq = (self.kind(PieceKind::Rook) | self.kind(PieceKind::Queen)) & them;
-        let bq = (self.kind(PieceKind::Bishop) | self.kind(PieceKind::Queen)) & them;
-        (attacks::pawn(by.flip(), sq) & self.kind(PieceKind::Pawn) & them).any()
-            || (attacks::knight(sq) & self.kind(PieceKind::Knight) & them).any()
-            || (attacks::king(sq) & self.kind(PieceKind::King) & them).any()
-            || (S::rook(sq, occupied) & rq).any()
-            || (S::bishop(sq, occupied) & bq).any()
-    }
-
-    /// The enemy pieces giving check to the side to move. Only pawns, knights and sliders can
-    /// (a king never gives check), so those alone are looked at.
-    #[inline(always)]
-    pub fn checkers<S: Sliders>(&self) -> Bitboard {
-        let us = self.side;
-        let ksq = self.king(us);
-        let occupied = self.occupied();
-        let rq = self.kind(PieceKind::Rook) | self.kind(PieceKind::Queen);
-        let bq = self.kind(PieceKind::Bishop) | self.kind(PieceKind::Queen);
-        ((attacks::pawn(us, ksq) & self.kind(PieceKind::Pawn))
-            | (attacks::knight(ksq) & self.kind(PieceKind::Knight))
-            | (S::rook(ksq, occupied) & rq)
-            | (S::bishop(ksq, occupied) & bq))
-            & self.color(!us)
-    }
-
-    /// The enemy checkers and our pinned pieces, for the side to move, from one walk over the
-    /// enemy sliders aligned with our king: a slider with nothing between it and the king gives
-    /// check, one with exactly one of our pieces between pins it. Pawn and knight checks come
-    /// from leaper tables, so no slider attack table is read at all.
-    #[inline(always)]
-    pub fn checkers_and_pinned(&self) -> (Bitboard, Bitboard) {
-        let us = self.side;
-        let ksq = self.king(us);
-        let them = self.color(!us);
-        let own = self.color(us);
-        let occupied = own | them;
-        let rq = (self.kind(PieceKind::Rook) | self.kind(PieceKind::Queen)) & them;
-        let bq = (self.kind(PieceKind::Bishop) | self.kind(PieceKind::Queen)) & them;
-        let snipers = (attacks::rook_empty(ksq) & rq) | (attacks::bishop_empty(ksq) & bq);
-        let mut checkers = ((attacks::pawn(us, ksq) & self.kind(PieceKind::Pawn))
-            | (attacks::knight(ksq) & self.kind(PieceKind::Knight)))
-            & them;
-        let mut pinned = Bitboard::EMPTY;
-        for s in snipers {
-            let b = attacks::between(ksq, s) & occupied;
-            if b.is_empty() {
-                checkers |= Bitboard::from_square(s);
-            } else if !b.more_than_one() {
-                pinned |= b & own;
-            }
-        }
-        (checkers, pinned)
-    }
-
-    /// Every square attacked by `by`'s pawns, knights and king (the pieces whose attacks do not
-    /// depend on the occupancy).
-    #[inline(always)]
-    pub fn leaper_attacks(&self, by: Color) -> Bitboard {
-        let them = self.color(by);
-        let pawns = self.kind(PieceKind::Pawn) & them;
-        let mut attacked = match by {
-            Color::White => {
-                (pawns - Bitboard::FILE_A).shift(7) | (pawns - Bitboard::FILE_H).shift(9)
-            }
-            Color::Black => {
-                (pawns - Bitboard::FILE_A).shift(-9) | (pawns - Bitboard::FILE_H).shift(-7)
-            }
-        };
-        for sq in self.kind(PieceKind::Knight) & them {
-            attacked |= attacks::knight(sq);
-        }
-        attacked | attacks::king(self.king(by))
-    }
-
-    /// Whether an enemy rook, bishop or queen of `by` attacks `sq` through `occupied`. The
-    /// empty-board rays are tested first, so the attack tables are read only for a slider that
-    /// is aligned with `sq`.
-    #[inline(always)]
-    pub fn slider_attacks_square<S: Sliders>(
-        &self,
-        sq: Square,
-        by: Color,
-        occupied: Bitboard,
-    ) -> bool {
-        let them = self.color(by);
-        let rq = (self.kind(PieceKind::Rook) | self.kind(PieceKind::Queen)) & them;
-        let bq = (self.kind(PieceKind::Bishop) | self.kind(PieceKind::Queen)) & them;
-        ((attacks::rook_empty(sq) & rq).any() && (S::rook(sq, occupied) & rq).any())
-            || ((attacks::bishop_empty(sq) & bq).any() && (S::bishop(sq, occupied) & bq).any())
-    }
-
-    /// Whether the side to move is in check.
-    pub fn in_check<S: Sliders>(&self) -> bool {
-        self.checkers::<S>().any()
-    }
-
-    /// The pieces of `color` that stand alone between `color`'s king and an enemy slider aiming
-    /// at it (absolutely pinned pieces, if `color` is to move).
-    #[inline(always)]
-    pub fn pinned(&self, color: Color) -> Bitboard {
-        let ksq = self.king(color);
-        let them = self.color(!color);
-        let rq = (self.kind(PieceKind::Rook) | self.kind(PieceKind::Queen)) & them;
-        let bq = (self.kind(PieceKind::Bishop) | self.kind(PieceKind::Queen)) & them;
-        let snipers = (attacks::rook_empty(ksq) & rq) | (attacks::bishop_empty(ksq) & bq);
-        let occupied = self.occupied();
-        let mut pinned = Bitboard::EMPTY;
-        for s in snipers {
-            let b = attacks::between(ksq, s) & occupied;
-            if !b.more_than_one() {
-                pinned |= b & self.color(color);
-            }
-        }
-        pinned
+        self.board.by_kind[piece.kind.index()] ^= b;
+        self.board.by_color[piece.color.index()] ^= b;
+        self.squares[from.index()] = None;
+        self.squares[to.index()] = Some(piece);
     }
 
     /// A text picture of the board, rank 8 on top, with the FEN below it.
@@ -394,7 +254,7 @@ impl Position {
             s.push((b'1' + rank) as char);
             s.push(' ');
             for file in 0..8 {
-                let c = self.board[Square::from_coords(file, rank).index()]
+                let c = self.squares[Square::from_coords(file, rank).index()]
                     .map_or('.', |p| p.fen_char());
                 s.push(c);
                 s.push(' ');

@@ -1,0 +1,197 @@
+//! `Board`: the part of a position the move generator reads. Piece placement as bitboards by
+//! kind and by colour, side to move, castling rights and en-passant square, with the attack
+//! queries built on them (checkers, pins, attacked squares).
+//!
+//! A [`Position`](super::Position) holds a `Board` and dereferences to it, adding what the
+//! generator never reads: the square-by-square board, the Zobrist key, the move counters and
+//! the castling paths. Being small and `Copy`, a `Board` is also what perft's last ply plays
+//! moves on: a copy per move, counted and dropped.
+
+use crate::attacks::{self, Sliders};
+use crate::bitboard::Bitboard;
+use crate::types::{Color, PieceKind, Square};
+
+/// Piece placement by kind and colour, side to move, castling rights (as the set of
+/// castling-rook squares, so Chess960 needs no other representation) and en-passant square.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Board {
+    pub(super) by_kind: [Bitboard; 6],
+    pub(super) by_color: [Bitboard; 2],
+    pub(super) side: Color,
+    pub(super) castling: Bitboard,
+    pub(super) ep: Option<Square>,
+}
+
+impl Board {
+    /// The side to move.
+    #[inline(always)]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    /// Squares holding pieces of `kind`, both colours.
+    #[inline(always)]
+    pub fn kind(&self, kind: PieceKind) -> Bitboard {
+        self.by_kind[kind.index()]
+    }
+
+    /// Squares holding pieces of `color`.
+    #[inline(always)]
+    pub fn color(&self, color: Color) -> Bitboard {
+        self.by_color[color.index()]
+    }
+
+    /// Squares holding pieces of `color` and `kind`.
+    #[inline(always)]
+    pub fn pieces(&self, color: Color, kind: PieceKind) -> Bitboard {
+        self.by_kind[kind.index()] & self.by_color[color.index()]
+    }
+
+    /// Every occupied square.
+    #[inline(always)]
+    pub fn occupied(&self) -> Bitboard {
+        self.by_color[0] | self.by_color[1]
+    }
+
+    /// The king square of `color` (every valid position has exactly one king per side).
+    #[inline(always)]
+    pub fn king(&self, color: Color) -> Square {
+        self.pieces(color, PieceKind::King).lsb()
+    }
+
+    /// Castling rights: the squares of the rooks that may still castle, both colours.
+    #[inline(always)]
+    pub fn castling_rooks(&self) -> Bitboard {
+        self.castling
+    }
+
+    /// The en-passant square, as given by the FEN or set by the last double push.
+    ///
+    /// After a double push it is set only when an enemy pawn stands beside the pushed pawn, so
+    /// that positions that differ in nothing else share a key.
+    #[inline(always)]
+    pub fn ep_square(&self) -> Option<Square> {
+        self.ep
+    }
+
+    /// Whether a piece of `by` attacks `sq`, with `occupied` as the blockers (pass the board's
+    /// occupancy minus the king to test squares the king might step to).
+    #[inline(always)]
+    pub fn is_attacked_by<S: Sliders>(&self, sq: Square, by: Color, occupied: Bitboard) -> bool {
+        let them = self.color(by);
+        let rq = (self.kind(PieceKind::Rook) | self.kind(PieceKind::Queen)) & them;
+        let bq = (self.kind(PieceKind::Bishop) | self.kind(PieceKind::Queen)) & them;
+        (attacks::pawn(by.flip(), sq) & self.kind(PieceKind::Pawn) & them).any()
+            || (attacks::knight(sq) & self.kind(PieceKind::Knight) & them).any()
+            || (attacks::king(sq) & self.kind(PieceKind::King) & them).any()
+            || (S::rook(sq, occupied) & rq).any()
+            || (S::bishop(sq, occupied) & bq).any()
+    }
+
+    /// The enemy pieces giving check to the side to move. Only pawns, knights and sliders can
+    /// (a king never gives check), so those alone are looked at.
+    #[inline(always)]
+    pub fn checkers<S: Sliders>(&self) -> Bitboard {
+        let us = self.side;
+        let ksq = self.king(us);
+        let occupied = self.occupied();
+        let rq = self.kind(PieceKind::Rook) | self.kind(PieceKind::Queen);
+        let bq = self.kind(PieceKind::Bishop) | self.kind(PieceKind::Queen);
+        ((attacks::pawn(us, ksq) & self.kind(PieceKind::Pawn))
+            | (attacks::knight(ksq) & self.kind(PieceKind::Knight))
+            | (S::rook(ksq, occupied) & rq)
+            | (S::bishop(ksq, occupied) & bq))
+            & self.color(!us)
+    }
+
+    /// The enemy checkers and our pinned pieces, for the side to move, from one walk over the
+    /// enemy sliders aligned with our king: a slider with nothing between it and the king gives
+    /// check, one with exactly one of our pieces between pins it. Pawn and knight checks come
+    /// from leaper tables, so no slider attack table is read at all.
+    #[inline(always)]
+    pub fn checkers_and_pinned(&self) -> (Bitboard, Bitboard) {
+        let us = self.side;
+        let ksq = self.king(us);
+        let them = self.color(!us);
+        let own = self.color(us);
+        let occupied = own | them;
+        let rq = (self.kind(PieceKind::Rook) | self.kind(PieceKind::Queen)) & them;
+        let bq = (self.kind(PieceKind::Bishop) | self.kind(PieceKind::Queen)) & them;
+        let snipers = (attacks::rook_empty(ksq) & rq) | (attacks::bishop_empty(ksq) & bq);
+        let mut checkers = ((attacks::pawn(us, ksq) & self.kind(PieceKind::Pawn))
+            | (attacks::knight(ksq) & self.kind(PieceKind::Knight)))
+            & them;
+        let mut pinned = Bitboard::EMPTY;
+        for s in snipers {
+            let b = attacks::between(ksq, s) & occupied;
+            if b.is_empty() {
+                checkers |= Bitboard::from_square(s);
+            } else if !b.more_than_one() {
+                pinned |= b & own;
+            }
+        }
+        (checkers, pinned)
+    }
+
+    /// Every square attacked by `by`'s pawns, knights and king (the pieces whose attacks do not
+    /// depend on the occupancy).
+    #[inline(always)]
+    pub fn leaper_attacks(&self, by: Color) -> Bitboard {
+        let them = self.color(by);
+        let pawns = self.kind(PieceKind::Pawn) & them;
+        let mut attacked = match by {
+            Color::White => {
+                (pawns - Bitboard::FILE_A).shift(7) | (pawns - Bitboard::FILE_H).shift(9)
+            }
+            Color::Black => {
+                (pawns - Bitboard::FILE_A).shift(-9) | (pawns - Bitboard::FILE_H).shift(-7)
+            }
+        };
+        for sq in self.kind(PieceKind::Knight) & them {
+            attacked |= attacks::knight(sq);
+        }
+        attacked | attacks::king(self.king(by))
+    }
+
+    /// Whether an enemy rook, bishop or queen of `by` attacks `sq` through `occupied`. The
+    /// empty-board rays are tested first, so the attack tables are read only for a slider that
+    /// is aligned with `sq`.
+    #[inline(always)]
+    pub fn slider_attacks_square<S: Sliders>(
+        &self,
+        sq: Square,
+        by: Color,
+        occupied: Bitboard,
+    ) -> bool {
+        let them = self.color(by);
+        let rq = (self.kind(PieceKind::Rook) | self.kind(PieceKind::Queen)) & them;
+        let bq = (self.kind(PieceKind::Bishop) | self.kind(PieceKind::Queen)) & them;
+        ((attacks::rook_empty(sq) & rq).any() && (S::rook(sq, occupied) & rq).any())
+            || ((attacks::bishop_empty(sq) & bq).any() && (S::bishop(sq, occupied) & bq).any())
+    }
+
+    /// Whether the side to move is in check.
+    pub fn in_check<S: Sliders>(&self) -> bool {
+        self.checkers::<S>().any()
+    }
+
+    /// The pieces of `color` that stand alone between `color`'s king and an enemy slider aiming
+    /// at it (absolutely pinned pieces, if `color` is to move).
+    #[inline(always)]
+    pub fn pinned(&self, color: Color) -> Bitboard {
+        let ksq = self.king(color);
+        let them = self.color(!color);
+        let rq = (self.kind(PieceKind::Rook) | self.kind(PieceKind::Queen)) & them;
+        let bq = (self.kind(PieceKind::Bishop) | self.kind(PieceKind::Queen)) & them;
+        let snipers = (attacks::rook_empty(ksq) & rq) | (attacks::bishop_empty(ksq) & bq);
+        let occupied = self.occupied();
+        let mut pinned = Bitboard::EMPTY;
+        for s in snipers {
+            let b = attacks::between(ksq, s) & occupied;
+            if !b.more_than_one() {
+                pinned |= b & self.color(color);
+            }
+        }
+        pinned
+    }
+}
