@@ -89,14 +89,20 @@ pub fn perft_hashed<S: Sliders>(
     if let Some(n) = tt.probe(key1, key2, depth) {
         return n;
     }
-    let mut moves = MoveList::new();
-    movegen::generate::<S, MoveList, true>(pos, &mut moves);
-    let mut nodes = 0;
-    for &mv in &moves {
-        let undo = pos.make(mv);
-        nodes += perft_hashed::<S>(pos, depth - 1, counting, tt);
-        pos.unmake(mv, &undo);
-    }
+    let nodes = if depth == 2 && counting == Counting::Bulk {
+        // Below here nothing is looked up, so the last ply's cheaper loop applies.
+        bulk_inner::<S>(pos, depth)
+    } else {
+        let mut moves = MoveList::new();
+        movegen::generate::<S, MoveList, true>(pos, &mut moves);
+        let mut nodes = 0;
+        for &mv in &moves {
+            let undo = pos.make(mv);
+            nodes += perft_hashed::<S>(pos, depth - 1, counting, tt);
+            pos.unmake(mv, &undo);
+        }
+        nodes
+    };
     tt.store(key1, key2, depth, nodes);
     nodes
 }
