@@ -95,6 +95,15 @@ pub fn perft_hashed<S: Sliders>(
     } else {
         let mut moves = MoveList::new();
         movegen::generate::<S, MoveList, true>(pos, &mut moves);
+        if depth > 2 {
+            // The children will be looked up: start loading their buckets now, so that the
+            // memory latency overlaps the work on their siblings.
+            for &mv in &moves {
+                let undo = pos.make(mv);
+                tt.prefetch(pos.key(), depth - 1);
+                pos.unmake(mv, &undo);
+            }
+        }
         let mut nodes = 0;
         for &mv in &moves {
             let undo = pos.make(mv);

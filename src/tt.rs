@@ -148,6 +148,22 @@ impl Table {
         unsafe { &*self.buckets.add((key1 & self.mask) as usize) }
     }
 
+    /// Starts loading the bucket that [`Table::probe`] will read for `key1` at `depth` (a hint
+    /// to the processor; it changes no result).
+    #[inline(always)]
+    pub fn prefetch(&self, key1: u64, depth: u32) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let p: *const Bucket = self.bucket(with_depth(key1, depth));
+            // SAFETY: a prefetch is only a hint, never faults, and `p` points into the table.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p.cast())
+            };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = (key1, depth);
+    }
+
     /// The stored count for the position with keys `key1`/`key2` at `depth`, if any.
     #[inline(always)]
     pub fn probe(&self, key1: u64, key2: u64, depth: u32) -> Option<u64> {
