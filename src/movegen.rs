@@ -8,15 +8,21 @@
 //!
 //! With `LEGAL = false` the sets are the pseudo-legal moves. With `LEGAL = true` the legality
 //! filter is applied to them, as Stockfish's `legal()` would be to each move, but once per piece:
-//! checkers and pinned pieces are computed once per position, and only four kinds of move are
-//! tested. *Evasions*: in single check the other pieces' targets are masked by the checking line
-//! (the checker and the squares between it and the king); in double check only the king moves.
-//! *Pinned pieces*: their targets are masked by the line through the king and the piece.
-//! *King moves*: each target is tested with `is_attacked_by`, the king removed from the occupancy
-//! so that it cannot hide behind itself. *En passant*: the capture is played on a copy of the
-//! occupancy and the king tested against every enemy piece, which catches the rank that opens
-//! when both pawns leave it. Castling is tested in both modes: path empty, king not in check and
-//! no square it crosses or lands on attacked (`make` cannot detect a crossed square later).
+//! checkers and pinned pieces come from one walk over the enemy sliders aligned with the king,
+//! and only four kinds of move are tested. *Evasions*: in single check the other pieces' targets
+//! are masked by the checking line (the checker and the squares between it and the king), and
+//! pinned pieces cannot move (that body is compiled apart, so the common one carries no mask); in
+//! double check only the king moves. *Pinned pieces*: their targets are masked by the line
+//! through the king and the piece. *King moves*: the squares attacked by enemy pawns, knights and
+//! king are removed at once; each remaining target is tested against the enemy sliders aligned
+//! with it, the king removed from the occupancy so that it cannot hide behind itself. *En
+//! passant*: the capture is played on a copy of the occupancy and the king tested against every
+//! enemy piece, which catches the rank that opens when both pawns leave it. Castling is tested in
+//! both modes: path empty, king not in check and no square it crosses or lands on attacked
+//! (`make` cannot detect a crossed square later).
+//!
+//! The generator reads a [`Board`] and the game's [`CastlePaths`]; [`generate`] takes them from a
+//! [`Position`], [`generate_on`] directly (perft's last ply counts on board copies).
 
 use crate::attacks::{self, Sliders};
 use crate::bitboard::Bitboard;

@@ -3,7 +3,7 @@
 //! nothing is initialised at start-up and nothing is checked per access.
 //!
 //! Sliders (rook, bishop, queen) sit behind the [`Sliders`] trait, implemented by zero-sized types:
-//! [`Classical`] (ray scan) and [`Magic`] (magic bitboards), and [`Pext`] on builds with BMI2.
+//! [`Classical`] (ray scan) and [`Magic`] (magic bitboards), and `Pext` on builds with BMI2.
 //! Everything that needs slider attacks is generic over the implementation, so each choice is
 //! compiled separately and the inner loop never branches on it.
 
@@ -155,7 +155,7 @@ pub const fn ray_walk(sq: Square, dir: usize, occupied: Bitboard) -> Bitboard {
 }
 
 /// Rook or bishop attacks by walking each direction square by square (`dirs` from
-/// [`ROOK_DIRS`] or [`BISHOP_DIRS`]).
+/// `ROOK_DIRS` or `BISHOP_DIRS`).
 pub const fn slider_walk(sq: Square, occupied: Bitboard, dirs: &[usize; 4]) -> Bitboard {
     let mut bb = 0u64;
     let mut i = 0;
