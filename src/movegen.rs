@@ -158,7 +158,20 @@ const PROMOTION_PIECES: [PieceKind; 4] = [
     PieceKind::Knight,
 ];
 
-impl Sink for MoveList {
+/// Takes moves one at a time. Every `Push` is a [`Sink`] that turns target sets into moves.
+pub trait Push {
+    /// Receives one move.
+    fn push(&mut self, mv: Move);
+}
+
+impl Push for MoveList {
+    #[inline(always)]
+    fn push(&mut self, mv: Move) {
+        MoveList::push(self, mv);
+    }
+}
+
+impl<T: Push> Sink for T {
     #[inline(always)]
     fn piece_moves(&mut self, from: Square, targets: Bitboard, enemies: Bitboard) {
         for to in targets & enemies {

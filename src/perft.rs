@@ -1,10 +1,12 @@
 //! Perft: the number of leaf nodes of the legal move tree to a fixed depth.
 
 use crate::attacks::Sliders;
-use crate::movegen::{self, MoveList};
+use crate::movegen::{self, MoveList, Push};
 use crate::position::Position;
+use crate::position::{Board, CastlePaths};
 use crate::tt::Table;
 use crate::types::Move;
+use std::marker::PhantomData;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// How the last ply is counted.
@@ -33,27 +35,58 @@ pub fn perft_bulk<S: Sliders>(pos: &mut Position, depth: u32) -> u64 {
     }
 }
 
+/// Perft's last two plies in one pass: each move the generator produces is played on a copy of
+/// the board (no square-by-square board, key or undo) and its replies are counted there, with
+/// no move list in between.
+struct ReplyCounter<'a, S> {
+    pos: &'a Position,
+    child: Board,
+    nodes: u64,
+    sliders: PhantomData<S>,
+}
+
+impl<S: Sliders> Push for ReplyCounter<'_, S> {
+    #[inline(always)]
+    fn push(&mut self, mv: Move) {
+        self.child.clone_from(self.pos.board());
+        self.pos.play_on(mv, &mut self.child);
+        self.nodes += count_replies::<S>(&self.child, self.pos.castle_path_table());
+    }
+}
+
+/// The legal moves on `board`: kept out of line, so that the counter's one copy serves every
+/// place the generator hands over moves.
+#[inline(never)]
+fn count_replies<S: Sliders>(board: &Board, paths: &CastlePaths) -> u64 {
+    movegen::count_legal_on::<S>(board, paths)
+}
+
+/// Perft of `pos` to depth 2.
+#[inline(always)]
+fn perft_2<S: Sliders>(pos: &Position) -> u64 {
+    let mut counter = ReplyCounter::<S> {
+        pos,
+        child: *pos.board(),
+        nodes: 0,
+        sliders: PhantomData,
+    };
+    movegen::generate::<S, _, true>(pos, &mut counter);
+    counter.nodes
+}
+
 /// `depth >= 2`.
 fn bulk_inner<S: Sliders>(pos: &mut Position, depth: u32) -> u64 {
+    if depth == 2 {
+        return perft_2::<S>(pos);
+    }
     // Filled in place: returning the list by value would copy its whole array.
     let mut moves = MoveList::new();
     movegen::generate::<S, MoveList, true>(pos, &mut moves);
     let mut nodes = 0;
-    if depth == 2 {
-        // The replies are only counted, so each move is played on a copy of the board alone.
-        let paths = pos.castle_path_table();
-        let mut child = *pos.board();
-        for &mv in &moves {
-            child.clone_from(pos.board());
-            pos.play_on(mv, &mut child);
-            nodes += movegen::count_legal_on::<S>(&child, paths);
-        }
-    } else {
-        for &mv in &moves {
-            let undo = pos.make(mv);
-            nodes += bulk_inner::<S>(pos, depth - 1);
-            pos.unmake(mv, &undo);
-        }
+    for &mv in &moves {
+        let undo = pos.make(mv);
+        nodes += bulk_inner::<S>(pos, depth - 1);
+        pos.unmake(mv, &undo);
     }
     nodes
 }
@@ -90,8 +123,8 @@ pub fn perft_hashed<S: Sliders>(
         return n;
     }
     let nodes = if depth == 2 && counting == Counting::Bulk {
-        // Below here nothing is looked up, so the last ply's cheaper loop applies.
-        bulk_inner::<S>(pos, depth)
+        // Below here nothing is looked up, so the last two plies' cheaper pass applies.
+        perft_2::<S>(pos)
     } else {
         let mut moves = MoveList::new();
         movegen::generate::<S, MoveList, true>(pos, &mut moves);
