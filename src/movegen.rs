@@ -300,7 +300,7 @@ fn generate_for<S: Sliders, K: Sink, const LEGAL: bool, const WHITE: bool>(
     let enemies = pos.color(them);
     if !LEGAL {
         sink.piece_moves(ksq, attacks::king(ksq) - own, enemies);
-        let checkers = pos.checkers::<S>();
+        let checkers = pos.checkers();
         let leapers = pos.leaper_attacks(them);
         return pieces::<S, K, false, WHITE, false>(
             pos,

@@ -2,8 +2,7 @@
 
 use crate::attacks::Sliders;
 use crate::movegen::{self, MoveList, Push};
-use crate::position::Position;
-use crate::position::{Board, CastlePaths};
+use crate::position::{Board, CastlePaths, Position};
 use crate::tt::Table;
 use crate::types::Move;
 use std::marker::PhantomData;

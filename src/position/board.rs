@@ -88,20 +88,10 @@ impl Board {
             || (S::bishop(sq, occupied) & bq).any()
     }
 
-    /// The enemy pieces giving check to the side to move. Only pawns, knights and sliders can
-    /// (a king never gives check), so those alone are looked at.
+    /// The enemy pieces giving check to the side to move.
     #[inline(always)]
-    pub fn checkers<S: Sliders>(&self) -> Bitboard {
-        let us = self.side;
-        let ksq = self.king(us);
-        let occupied = self.occupied();
-        let rq = self.kind(PieceKind::Rook) | self.kind(PieceKind::Queen);
-        let bq = self.kind(PieceKind::Bishop) | self.kind(PieceKind::Queen);
-        ((attacks::pawn(us, ksq) & self.kind(PieceKind::Pawn))
-            | (attacks::knight(ksq) & self.kind(PieceKind::Knight))
-            | (S::rook(ksq, occupied) & rq)
-            | (S::bishop(ksq, occupied) & bq))
-            & self.color(!us)
+    pub fn checkers(&self) -> Bitboard {
+        self.checkers_and_pinned().0
     }
 
     /// The enemy checkers and our pinned pieces, for the side to move, from one walk over the
@@ -131,6 +121,29 @@ impl Board {
             }
         }
         (checkers, pinned)
+    }
+
+    /// The en-passant square a double push from `from` by the side to move leaves behind: the
+    /// square it passed, recorded only when an enemy pawn could take there (so that positions
+    /// that differ in nothing else share a key).
+    #[inline(always)]
+    pub(super) fn ep_after_double_push(&self, from: Square) -> Option<Square> {
+        let us = self.side;
+        let ep = from.offset(us.forward());
+        (attacks::pawn(us, ep) & self.pieces(!us, PieceKind::Pawn))
+            .any()
+            .then_some(ep)
+    }
+
+    /// The castling rights a move from `from` to `to` by the side to move takes away: a rook
+    /// that moves or is taken loses its right, a king move loses both of its side's.
+    #[inline(always)]
+    pub(super) fn rights_lost(&self, from: Square, to: Square, king_moves: bool) -> Bitboard {
+        let mut lost = self.castling & (Bitboard::from_square(from) | Bitboard::from_square(to));
+        if king_moves {
+            lost |= self.castling & Bitboard::rank(self.side.back_rank());
+        }
+        lost
     }
 
     /// Every square attacked by `by`'s pawns, knights and king (the pieces whose attacks do not
@@ -171,27 +184,7 @@ impl Board {
     }
 
     /// Whether the side to move is in check.
-    pub fn in_check<S: Sliders>(&self) -> bool {
-        self.checkers::<S>().any()
-    }
-
-    /// The pieces of `color` that stand alone between `color`'s king and an enemy slider aiming
-    /// at it (absolutely pinned pieces, if `color` is to move).
-    #[inline(always)]
-    pub fn pinned(&self, color: Color) -> Bitboard {
-        let ksq = self.king(color);
-        let them = self.color(!color);
-        let rq = (self.kind(PieceKind::Rook) | self.kind(PieceKind::Queen)) & them;
-        let bq = (self.kind(PieceKind::Bishop) | self.kind(PieceKind::Queen)) & them;
-        let snipers = (attacks::rook_empty(ksq) & rq) | (attacks::bishop_empty(ksq) & bq);
-        let occupied = self.occupied();
-        let mut pinned = Bitboard::EMPTY;
-        for s in snipers {
-            let b = attacks::between(ksq, s) & occupied;
-            if !b.more_than_one() {
-                pinned |= b & self.color(color);
-            }
-        }
-        pinned
+    pub fn in_check(&self) -> bool {
+        self.checkers().any()
     }
 }

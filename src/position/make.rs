@@ -1,10 +1,9 @@
 //! Make and unmake: play a move in place and take it back exactly, Zobrist key included.
 //!
-//! Also [`Position::board_after`] for perft's last ply, which plays a move on a copy of what
-//! the move generator reads and nothing else.
+//! Also [`Position::play_on`] for perft's last plies, which plays a move on a copy of what the
+//! move generator reads and nothing else.
 
 use super::{Board, Position, zobrist};
-use crate::attacks;
 use crate::bitboard::Bitboard;
 use crate::types::{Color, Move, MoveKind, Piece, PieceKind, Square};
 
@@ -62,9 +61,7 @@ impl Position {
             MoveKind::DoublePush => {
                 self.shift(from, to, piece);
                 key ^= pk[from.index()] ^ pk[to.index()];
-                let ep = from.offset(us.forward());
-                // Record the square only when an enemy pawn could take there.
-                if (attacks::pawn(us, ep) & self.pieces(!us, PieceKind::Pawn)).any() {
+                if let Some(ep) = self.board.ep_after_double_push(from) {
                     self.board.ep = Some(ep);
                     key ^= zobrist::KEYS.ep_file[ep.file() as usize];
                 }
@@ -105,13 +102,10 @@ impl Position {
         if piece.kind == PieceKind::Pawn || undo.captured.is_some() {
             self.halfmove = 0;
         }
-        // Castling rights: a rook that moves or is taken loses its right; a king move loses both.
         if self.board.castling.any() {
-            let mut lost =
-                self.board.castling & (Bitboard::from_square(from) | Bitboard::from_square(to));
-            if piece.kind == PieceKind::King {
-                lost |= self.board.castling & Bitboard::rank(us.back_rank());
-            }
+            let lost = self
+                .board
+                .rights_lost(from, to, piece.kind == PieceKind::King);
             if lost.any() {
                 self.board.castling ^= lost;
                 for sq in lost {
@@ -175,6 +169,7 @@ impl Position {
         self.halfmove = undo.halfmove;
         self.key = undo.key;
     }
+
     /// The [`Board`] after `mv`, this position untouched: `mv` played on a copy of the state
     /// the move generator reads, and nothing else (no square-by-square board, key or counters).
     /// Perft's last ply counts the replies to each move on such a copy.
@@ -217,10 +212,7 @@ impl Position {
             MoveKind::DoublePush => {
                 b.by_kind[PieceKind::Pawn.index()] ^= fb | tb;
                 b.by_color[us.index()] ^= fb | tb;
-                let ep = from.offset(us.forward());
-                if (attacks::pawn(us, ep) & b.pieces(them, PieceKind::Pawn)).any() {
-                    b.ep = Some(ep);
-                }
+                b.ep = b.ep_after_double_push(from);
             }
             MoveKind::EnPassant => {
                 let vb = Bitboard::from_square(to.offset(-us.forward()));
@@ -249,11 +241,7 @@ impl Position {
             }
         }
         if b.castling.any() {
-            let mut lost = b.castling & (fb | tb);
-            if piece.kind == PieceKind::King {
-                lost |= b.castling & Bitboard::rank(us.back_rank());
-            }
-            b.castling ^= lost;
+            b.castling ^= b.rights_lost(from, to, piece.kind == PieceKind::King);
         }
         b.side = them;
     }

@@ -29,8 +29,6 @@ pub struct Position {
     key: u64,
     chess960: bool,
     notation: CastlingNotation,
-    /// Per castling right (White king-side, White other, Black king-side, Black other), fixed
-    /// from parsing on: the king and rook never move while the right exists.
     castle_paths: CastlePaths,
 }
 
@@ -119,13 +117,6 @@ impl Position {
     #[inline(always)]
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
         self.squares[sq.index()]
-    }
-
-    /// The castling paths of `color`'s (up to two) castling rooks, as parsed; a path applies
-    /// while its rook is still in [`Board::castling_rooks`].
-    #[inline(always)]
-    pub fn castle_paths(&self, color: Color) -> &[CastlePath] {
-        self.castle_paths.of(color)
     }
 
     /// The castling paths of both colours, as the move generator takes them.
