@@ -299,7 +299,10 @@ impl Cli {
         if self.hash == 0 {
             return Ok(None);
         }
-        Ok(Some(Table::new(self.hash as usize)?))
+        Ok(Some(Table::with_threads(
+            self.hash as usize,
+            self.threads(),
+        )?))
     }
 }
 

@@ -100,7 +100,8 @@ fn a_one_bucket_table_collides_constantly_and_stays_exact() {
 fn deep_hashed_counts() {
     // Start position depth 7 (3,195,901,860) would take too long for CI without the table's
     // help; with it, depth 6 of Kiwipete and position 3's depth 7 run in a few seconds.
-    let table = Table::new(64).unwrap();
+    // Mapped by two threads, as `--threads 2 --hash 64` does.
+    let table = Table::with_threads(64, 2).unwrap();
     let opts = Options {
         counting: Counting::Bulk,
         threads: 2,
@@ -128,7 +129,7 @@ fn threaded_divide_matches_single_threaded_divide() {
             table: None,
         },
     );
-    let table = Table::new(8).unwrap();
+    let table = Table::with_threads(8, 4).unwrap();
     let many = divide_with::<Magic>(
         &pos,
         4,
@@ -157,4 +158,7 @@ fn table_size_is_the_largest_power_of_two_that_fits() {
     assert_eq!(Table::new(64).unwrap().bytes(), 64 << 20);
     assert_eq!(Table::new(48).unwrap().bytes(), 32 << 20);
     assert_eq!(Table::new(0).unwrap().bytes(), 64);
+    // More mapping threads than pages: the one page is mapped once.
+    assert_eq!(Table::with_threads(0, 3).unwrap().bytes(), 64);
+    assert_eq!(Table::with_threads(1, 7).unwrap().bytes(), 1 << 20);
 }
