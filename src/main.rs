@@ -113,7 +113,9 @@ struct Cli {
     threads: Option<u32>,
 
     /// Transposition table of this many MiB (0: none): perft counts of positions met again are
-    /// looked up instead of recounted. Speed is then reported as effective Mnps.
+    /// looked up instead of recounted. Speed is then reported as effective Mnps. The table's
+    /// memory is mapped before counting starts (by the `--threads` threads), which takes time in
+    /// proportion to its size: size it to the count.
     #[arg(long, default_value_t = 0, value_name = "MB",
           value_parser = clap::value_parser!(u32).range(0..=1 << 20))]
     hash: u32,
