@@ -73,8 +73,8 @@ impl Drop for Table {
 /// two threads faulting at once contend in the kernel (2 s of system time with 4 KiB pages), and
 /// a huge page the hypervisor has taken back costs about 0.8 s per 256 MiB to fault in again.
 ///
-/// `threads` threads share the work, each on its own contiguous part (1 GiB: about 2.2 s with one
-/// thread, 0.9 s with two, when the host must supply fresh memory).
+/// `threads` threads share the work, each on its own contiguous part (`--hash 1024 --depth 1`:
+/// 1.3-2.3 s with one thread, 0.3-0.6 s with two, when the VM's host must supply fresh memory).
 fn commit(base: *mut u8, len: usize, threads: usize) {
     const PAGE: usize = 4096;
     // An address, not a pointer, crosses into the threads (raw pointers are not `Send`).
@@ -123,9 +123,9 @@ impl Table {
     /// exactly `mb` MiB when `mb` is a power of two.
     ///
     /// The memory is requested zeroed (all zero bytes are an empty bucket), then one byte per
-    /// page is touched so that the system maps it before counting starts (about 0.5 s per GiB
-    /// on this project's VM, against 3 s per GiB to write every byte). A request the system
-    /// refuses is an error, not an abort.
+    /// page is touched so that the system maps it before counting starts (0.1 s for 256 MiB on
+    /// this project's VM; 1-3 s per GiB on one thread when its host must supply fresh memory).
+    /// A request the system refuses is an error, not an abort.
     pub fn new(mb: usize) -> Result<Table, TableError> {
         Table::with_threads(mb, 1)
     }
