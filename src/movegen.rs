@@ -424,15 +424,10 @@ fn ep_is_legal<S: Sliders>(
         ^ Bitboard::from_square(from)
         ^ Bitboard::from_square(victim)
         ^ Bitboard::from_square(ep);
-    let their = pos.color(them);
-    let rq = (pos.kind(PieceKind::Rook) | pos.kind(PieceKind::Queen)) & their;
-    let bq = (pos.kind(PieceKind::Bishop) | pos.kind(PieceKind::Queen)) & their;
-    let attackers = (S::rook(ksq, occ) & rq)
-        | (S::bishop(ksq, occ) & bq)
-        | (attacks::knight(ksq) & pos.pieces(them, PieceKind::Knight))
+    let leapers = (attacks::knight(ksq) & pos.pieces(them, PieceKind::Knight))
         | (attacks::pawn(us, ksq)
             & (pos.pieces(them, PieceKind::Pawn) - Bitboard::from_square(victim)));
-    attackers.is_empty()
+    leapers.is_empty() && !pos.slider_attacks_square::<S>(ksq, them, occ)
 }
 
 /// Castling moves (king not in check): for each castling rook of the side to move, the squares

@@ -79,13 +79,10 @@ impl Board {
     #[inline(always)]
     pub fn is_attacked_by<S: Sliders>(&self, sq: Square, by: Color, occupied: Bitboard) -> bool {
         let them = self.color(by);
-        let rq = (self.kind(PieceKind::Rook) | self.kind(PieceKind::Queen)) & them;
-        let bq = (self.kind(PieceKind::Bishop) | self.kind(PieceKind::Queen)) & them;
         (attacks::pawn(by.flip(), sq) & self.kind(PieceKind::Pawn) & them).any()
             || (attacks::knight(sq) & self.kind(PieceKind::Knight) & them).any()
             || (attacks::king(sq) & self.kind(PieceKind::King) & them).any()
-            || (S::rook(sq, occupied) & rq).any()
-            || (S::bishop(sq, occupied) & bq).any()
+            || self.slider_attacks_square::<S>(sq, by, occupied)
     }
 
     /// The enemy pieces giving check to the side to move.
