@@ -14,8 +14,9 @@
 //! pinned pieces cannot move (that body is compiled apart, so the common one carries no mask); in
 //! double check only the king moves. *Pinned pieces*: their targets are masked by the line
 //! through the king and the piece. *King moves*: the squares attacked by enemy pawns, knights and
-//! king are removed at once; each remaining target is tested against the enemy sliders aligned
-//! with it, the king removed from the occupancy so that it cannot hide behind itself. *En
+//! king are removed at once; then each enemy slider that could reach a square next to the king
+//! and lines up with a remaining target removes its attacks, taken through the occupancy without
+//! the king so that the king cannot hide behind itself. *En
 //! passant*: the capture is played on a copy of the occupancy and the king tested against every
 //! enemy piece, which catches the rank that opens when both pawns leave it. Castling is tested in
 //! both modes: path empty, king not in check and no square it crosses or lands on attacked
@@ -313,14 +314,25 @@ fn generate_for<S: Sliders, K: Sink, const LEGAL: bool, const WHITE: bool>(
     }
     let (checkers, pinned) = pos.checkers_and_pinned();
 
-    // King moves: the squares no enemy leaper attacks, then each of those tested against the
-    // enemy sliders, through the occupancy without the king.
+    // King moves: the squares no enemy leaper attacks, less the attacks of the enemy sliders,
+    // through the occupancy without the king. Only sliders within reach of the king's
+    // neighbourhood (a table per king square) and aligned with a remaining target are looked up:
+    // that loop runs over the few sliders near the king instead of over the targets, which on
+    // the endgame position 3 is 1.22x faster (see README).
     let leapers = pos.leaper_attacks(them);
     let mut king_targets = attacks::king(ksq) - own - leapers;
     let without_king = occupied ^ Bitboard::from_square(ksq);
-    for to in king_targets {
-        if pos.slider_attacks_square::<S>(to, them, without_king) {
-            king_targets ^= Bitboard::from_square(to);
+    let queens = pos.kind(PieceKind::Queen);
+    let rq = (pos.kind(PieceKind::Rook) | queens) & enemies & attacks::rook_king_zone(ksq);
+    for from in rq {
+        if (attacks::rook_empty(from) & king_targets).any() {
+            king_targets = king_targets - S::rook(from, without_king);
+        }
+    }
+    let bq = (pos.kind(PieceKind::Bishop) | queens) & enemies & attacks::bishop_king_zone(ksq);
+    for from in bq {
+        if (attacks::bishop_empty(from) & king_targets).any() {
+            king_targets = king_targets - S::bishop(from, without_king);
         }
     }
     sink.piece_moves(ksq, king_targets, enemies);

@@ -1,5 +1,5 @@
-//! Leaper tables and the geometry helpers (`between`, `line`) against brute force, for every
-//! square and every pair of squares.
+//! Leaper tables and the geometry helpers (`between`, `line`, the king-zone reach) against brute
+//! force, for every square and every pair of squares.
 
 use perft::attacks::{self, between, line};
 use perft::{Bitboard, Color, Square};
@@ -82,6 +82,35 @@ fn between_and_line_match_brute_force() {
             }
             assert_eq!(between(a, b), expect_between, "between {a} {b}");
             assert_eq!(line(a, b), expect_line, "line {a} {b}");
+        }
+    }
+}
+
+#[test]
+fn king_zone_reach_matches_brute_force() {
+    // A slider on `s` may attack a square next to the king on `k` (on an empty board) exactly
+    // when it shares a rank or file (rook) or a diagonal (bishop) with such a square.
+    for k in Square::ALL {
+        let (kf, kr) = (k.file() as i32, k.rank() as i32);
+        let neighbours: Vec<(i32, i32)> = (-1..=1)
+            .flat_map(|df| (-1..=1).map(move |dr| (kf + df, kr + dr)))
+            .filter(|&(f, r)| (f, r) != (kf, kr) && sq(f, r).is_some())
+            .collect();
+        for s in Square::ALL {
+            let (sf, sr) = (s.file() as i32, s.rank() as i32);
+            let by = |aligned: fn(i32, i32) -> bool| {
+                neighbours
+                    .iter()
+                    .any(|&(f, r)| (f, r) != (sf, sr) && aligned(f - sf, r - sr))
+            };
+            let rook = by(|df, dr| df == 0 || dr == 0);
+            let bishop = by(|df, dr| df.abs() == dr.abs());
+            assert_eq!(attacks::rook_king_zone(k).contains(s), rook, "rook {k} {s}");
+            assert_eq!(
+                attacks::bishop_king_zone(k).contains(s),
+                bishop,
+                "bishop {k} {s}"
+            );
         }
     }
 }

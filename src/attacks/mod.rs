@@ -262,3 +262,34 @@ pub fn rook_empty(sq: Square) -> Bitboard {
 pub fn bishop_empty(sq: Square) -> Bitboard {
     BISHOP_EMPTY[sq.index()]
 }
+
+/// `(rook, bishop)` reach of the king's neighbourhood: for each square, every square from which
+/// a rook (or bishop) on an empty board attacks some square a king there could step to.
+static KING_ZONE_REACH: ([Bitboard; 64], [Bitboard; 64]) = {
+    let mut rook = [Bitboard::EMPTY; 64];
+    let mut bishop = [Bitboard::EMPTY; 64];
+    let mut s = 0;
+    while s < 64 {
+        let mut rest = KING[s].0;
+        while rest != 0 {
+            let t = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            rook[s].0 |= ROOK_EMPTY[t].0;
+            bishop[s].0 |= BISHOP_EMPTY[t].0;
+        }
+        s += 1;
+    }
+    (rook, bishop)
+};
+
+/// Squares from which a rook could attack, on an empty board, a square next to `sq`.
+#[inline(always)]
+pub fn rook_king_zone(sq: Square) -> Bitboard {
+    KING_ZONE_REACH.0[sq.index()]
+}
+
+/// Squares from which a bishop could attack, on an empty board, a square next to `sq`.
+#[inline(always)]
+pub fn bishop_king_zone(sq: Square) -> Bitboard {
+    KING_ZONE_REACH.1[sq.index()]
+}
