@@ -445,7 +445,9 @@ fn ep_is_legal<S: Sliders>(
 /// Castling moves (king not in check): for each castling rook of the side to move, the squares
 /// king and rook pass over or land on must be empty but for those two, and no square from the
 /// king's start to its destination may be attacked. The occupancy for that test leaves out the
-/// castling rook, which no longer shields the king once it has moved (Chess960).
+/// castling rook, which no longer shields the king once it has moved (Chess960). Only the enemy
+/// sliders standing where they could reach the king's path on an empty board (a set kept with
+/// the path) are looked up.
 #[inline(always)]
 fn generate_castling<S: Sliders, K: Sink>(
     pos: &Board,
@@ -457,6 +459,10 @@ fn generate_castling<S: Sliders, K: Sink>(
     leapers: Bitboard,
 ) {
     let rights = pos.castling_rooks();
+    let them = pos.color(!us);
+    let queens = pos.kind(PieceKind::Queen);
+    let rq = (pos.kind(PieceKind::Rook) | queens) & them;
+    let bq = (pos.kind(PieceKind::Bishop) | queens) & them;
     for path in paths.of(us) {
         if (rights & path.rook).is_empty() || (occupied & path.empty).any() {
             continue;
@@ -465,10 +471,12 @@ fn generate_castling<S: Sliders, K: Sink>(
         // queen a1, castling a-side leaves the king on c1).
         let occ = occupied - path.rook - Bitboard::from_square(ksq);
         if (path.king_path & leapers).any()
-            || path
-                .king_path
+            || (rq & path.rook_reach)
                 .into_iter()
-                .any(|sq| pos.slider_attacks_square::<S>(sq, !us, occ))
+                .any(|s| (S::rook(s, occ) & path.king_path).any())
+            || (bq & path.bishop_reach)
+                .into_iter()
+                .any(|s| (S::bishop(s, occ) & path.king_path).any())
         {
             continue;
         }

@@ -84,6 +84,10 @@ pub struct CastlePath {
     pub empty: Bitboard,
     /// Squares from the king's start to its destination, inclusive: must not be attacked.
     pub king_path: Bitboard,
+    /// Squares from which a rook, and a bishop, could attack a square of `king_path` on an
+    /// empty board: the only places an enemy slider can stop the castling from.
+    pub rook_reach: Bitboard,
+    pub bishop_reach: Bitboard,
 }
 
 impl Position {
@@ -144,10 +148,17 @@ impl Position {
                 let king_path = span(ksq, king_to);
                 let empty = (king_path | span(rook, rook_to)) - movers;
                 let slot = color.index() * 2 + usize::from(rook < ksq);
+                let reach = |f: fn(Square) -> Bitboard| {
+                    king_path
+                        .into_iter()
+                        .fold(Bitboard::EMPTY, |acc, sq| acc | f(sq))
+                };
                 self.castle_paths.0[slot] = CastlePath {
                     rook: Bitboard::from_square(rook),
                     empty,
                     king_path,
+                    rook_reach: reach(crate::attacks::rook_empty),
+                    bishop_reach: reach(crate::attacks::bishop_empty),
                 };
             }
         }
