@@ -263,33 +263,50 @@ pub fn bishop_empty(sq: Square) -> Bitboard {
     BISHOP_EMPTY[sq.index()]
 }
 
-/// `(rook, bishop)` reach of the king's neighbourhood: for each square, every square from which
-/// a rook (or bishop) on an empty board attacks some square a king there could step to.
-static KING_ZONE_REACH: ([Bitboard; 64], [Bitboard; 64]) = {
-    let mut rook = [Bitboard::EMPTY; 64];
-    let mut bishop = [Bitboard::EMPTY; 64];
-    let mut s = 0;
-    while s < 64 {
-        let mut rest = KING[s].0;
+/// Where a slider must stand to attack some square of a set on an empty board: the only
+/// sliders worth looking up when asking which squares of that set are attacked.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct Reach {
+    /// Squares from which a rook (or queen, as a rook) attacks a square of the set.
+    pub rook: Bitboard,
+    /// Squares from which a bishop (or queen, as a bishop) attacks a square of the set.
+    pub bishop: Bitboard,
+}
+
+impl Reach {
+    /// The reach of `set`.
+    pub const fn of(set: Bitboard) -> Reach {
+        let (mut rook, mut bishop) = (0u64, 0u64);
+        let mut rest = set.0;
         while rest != 0 {
             let t = rest.trailing_zeros() as usize;
             rest &= rest - 1;
-            rook[s].0 |= ROOK_EMPTY[t].0;
-            bishop[s].0 |= BISHOP_EMPTY[t].0;
+            rook |= ROOK_EMPTY[t].0;
+            bishop |= BISHOP_EMPTY[t].0;
         }
-        s += 1;
+        Reach {
+            rook: Bitboard(rook),
+            bishop: Bitboard(bishop),
+        }
     }
-    (rook, bishop)
-};
-
-/// Squares from which a rook could attack, on an empty board, a square next to `sq`.
-#[inline(always)]
-pub fn rook_king_zone(sq: Square) -> Bitboard {
-    KING_ZONE_REACH.0[sq.index()]
 }
 
-/// Squares from which a bishop could attack, on an empty board, a square next to `sq`.
+/// `KING_ZONE_REACH[sq]`: the reach of the squares next to `sq`.
+static KING_ZONE_REACH: [Reach; 64] = {
+    let mut t = [Reach {
+        rook: Bitboard::EMPTY,
+        bishop: Bitboard::EMPTY,
+    }; 64];
+    let mut s = 0;
+    while s < 64 {
+        t[s] = Reach::of(KING[s]);
+        s += 1;
+    }
+    t
+};
+
+/// The reach of the squares a king on `sq` could step to.
 #[inline(always)]
-pub fn bishop_king_zone(sq: Square) -> Bitboard {
-    KING_ZONE_REACH.1[sq.index()]
+pub fn king_zone_reach(sq: Square) -> Reach {
+    KING_ZONE_REACH[sq.index()]
 }

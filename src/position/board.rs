@@ -7,7 +7,7 @@
 //! the castling paths. Being small and `Copy`, a `Board` is also what perft's last ply plays
 //! moves on: a copy per move, counted and dropped.
 
-use crate::attacks::{self, Sliders};
+use crate::attacks::{self, Reach, Sliders};
 use crate::bitboard::Bitboard;
 use crate::types::{Color, PieceKind, Square};
 
@@ -102,8 +102,7 @@ impl Board {
         let them = self.color(!us);
         let own = self.color(us);
         let occupied = own | them;
-        let rq = (self.kind(PieceKind::Rook) | self.kind(PieceKind::Queen)) & them;
-        let bq = (self.kind(PieceKind::Bishop) | self.kind(PieceKind::Queen)) & them;
+        let (rq, bq) = self.sliders(!us);
         let snipers = (attacks::rook_empty(ksq) & rq) | (attacks::bishop_empty(ksq) & bq);
         let mut checkers = ((attacks::pawn(us, ksq) & self.kind(PieceKind::Pawn))
             | (attacks::knight(ksq) & self.kind(PieceKind::Knight)))
@@ -173,11 +172,46 @@ impl Board {
         by: Color,
         occupied: Bitboard,
     ) -> bool {
-        let them = self.color(by);
-        let rq = (self.kind(PieceKind::Rook) | self.kind(PieceKind::Queen)) & them;
-        let bq = (self.kind(PieceKind::Bishop) | self.kind(PieceKind::Queen)) & them;
+        let (rq, bq) = self.sliders(by);
         ((attacks::rook_empty(sq) & rq).any() && (S::rook(sq, occupied) & rq).any())
             || ((attacks::bishop_empty(sq) & bq).any() && (S::bishop(sq, occupied) & bq).any())
+    }
+
+    /// `color`'s sliders by how they move: (rooks and queens, bishops and queens).
+    #[inline(always)]
+    pub fn sliders(&self, color: Color) -> (Bitboard, Bitboard) {
+        let (us, queens) = (self.color(color), self.kind(PieceKind::Queen));
+        (
+            (self.kind(PieceKind::Rook) | queens) & us,
+            (self.kind(PieceKind::Bishop) | queens) & us,
+        )
+    }
+
+    /// The squares of `targets` that no rook, bishop or queen of `by` attacks through
+    /// `occupied`. `reach` must be the targets' [`Reach`] or a superset of it: only the sliders
+    /// standing there, and lined up with a target not yet found attacked, are looked up, once
+    /// each, so the cost follows the few sliders near the targets, not the targets.
+    #[inline(always)]
+    pub fn without_slider_attacks<S: Sliders>(
+        &self,
+        targets: Bitboard,
+        by: Color,
+        reach: Reach,
+        occupied: Bitboard,
+    ) -> Bitboard {
+        let (rq, bq) = self.sliders(by);
+        let mut safe = targets;
+        for from in rq & reach.rook {
+            if (attacks::rook_empty(from) & safe).any() {
+                safe = safe - S::rook(from, occupied);
+            }
+        }
+        for from in bq & reach.bishop {
+            if (attacks::bishop_empty(from) & safe).any() {
+                safe = safe - S::bishop(from, occupied);
+            }
+        }
+        safe
     }
 
     /// Whether the side to move is in check.

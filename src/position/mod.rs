@@ -11,6 +11,7 @@ pub use board::Board;
 pub use fen::{CastlingNotation, FenError};
 pub use make::Undo;
 
+use crate::attacks::Reach;
 use crate::bitboard::Bitboard;
 use crate::types::{Color, Piece, Square};
 
@@ -84,10 +85,8 @@ pub struct CastlePath {
     pub empty: Bitboard,
     /// Squares from the king's start to its destination, inclusive: must not be attacked.
     pub king_path: Bitboard,
-    /// Squares from which a rook, and a bishop, could attack a square of `king_path` on an
-    /// empty board: the only places an enemy slider can stop the castling from.
-    pub rook_reach: Bitboard,
-    pub bishop_reach: Bitboard,
+    /// The reach of `king_path`: the only places an enemy slider can stop the castling from.
+    pub reach: Reach,
 }
 
 impl Position {
@@ -148,17 +147,11 @@ impl Position {
                 let king_path = span(ksq, king_to);
                 let empty = (king_path | span(rook, rook_to)) - movers;
                 let slot = color.index() * 2 + usize::from(rook < ksq);
-                let reach = |f: fn(Square) -> Bitboard| {
-                    king_path
-                        .into_iter()
-                        .fold(Bitboard::EMPTY, |acc, sq| acc | f(sq))
-                };
                 self.castle_paths.0[slot] = CastlePath {
                     rook: Bitboard::from_square(rook),
                     empty,
                     king_path,
-                    rook_reach: reach(crate::attacks::rook_empty),
-                    bishop_reach: reach(crate::attacks::bishop_empty),
+                    reach: Reach::of(king_path),
                 };
             }
         }
