@@ -76,8 +76,10 @@ fn all<S: Sliders>(c: &mut Criterion) {
 fn benches(c: &mut Criterion) {
     all::<Classical>(c);
     all::<Magic>(c);
-    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-    all::<perft::attacks::Pext>(c);
+    #[cfg(target_arch = "x86_64")]
+    if perft::attacks::Pext::available() {
+        all::<perft::attacks::Pext>(c);
+    }
 }
 
 criterion_group!(sliders, benches);

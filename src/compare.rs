@@ -51,8 +51,10 @@ impl Contender {
 fn contenders() -> Vec<Contender> {
     #[allow(unused_mut)]
     let mut all = vec![Contender::new::<Classical>(), Contender::new::<Magic>()];
-    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-    all.push(Contender::new::<crate::attacks::Pext>());
+    #[cfg(target_arch = "x86_64")]
+    if crate::attacks::Pext::available() {
+        all.push(Contender::new::<crate::attacks::Pext>());
+    }
     all
 }
 

@@ -174,7 +174,7 @@ enum SliderChoice {
     Magic,
     /// Classical ray scan.
     Classical,
-    /// BMI2 PEXT lookups (only in builds with `-C target-cpu=native` on a BMI2 CPU).
+    /// BMI2 PEXT lookups (x86-64 CPUs with BMI2: Intel since 2013, AMD fast since Zen 3).
     Pext,
 }
 
@@ -496,12 +496,18 @@ fn with_sliders(cli: &Cli, job: impl SliderJob) -> Result<ExitCode> {
     match choice {
         SliderChoice::Magic => job.run::<Magic>(),
         SliderChoice::Classical => job.run::<Classical>(),
-        #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-        SliderChoice::Pext => job.run::<perft::attacks::Pext>(),
-        #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+        #[cfg(target_arch = "x86_64")]
+        SliderChoice::Pext if perft::attacks::Pext::available() => {
+            job.run::<perft::attacks::Pext>()
+        }
+        #[cfg(target_arch = "x86_64")]
         SliderChoice::Pext => bail!(
-            "this build has no PEXT sliders: it was compiled without BMI2. Rebuild with \
-             RUSTFLAGS=\"-C target-cpu=native\" cargo build --release (on a CPU with BMI2)"
+            "--sliders pext needs a CPU with BMI2 (the pext instruction), and this one has none; \
+             use --sliders magic"
+        ),
+        #[cfg(not(target_arch = "x86_64"))]
+        SliderChoice::Pext => bail!(
+            "--sliders pext exists only on x86-64 (BMI2's pext instruction); use --sliders magic"
         ),
     }
 }

@@ -25,8 +25,8 @@ fn check_all(sq: Square, occ: Bitboard) {
     assert_eq!(Magic::rook(sq, occ), rook, "magic rook {sq} {occ:?}");
     assert_eq!(Magic::bishop(sq, occ), bishop, "magic bishop {sq} {occ:?}");
     assert_eq!(Magic::queen(sq, occ), rook | bishop);
-    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-    {
+    #[cfg(target_arch = "x86_64")]
+    if perft::attacks::Pext::available() {
         use perft::attacks::Pext;
         assert_eq!(Pext::rook(sq, occ), rook, "pext rook {sq} {occ:?}");
         assert_eq!(Pext::bishop(sq, occ), bishop, "pext bishop {sq} {occ:?}");

@@ -3,18 +3,18 @@
 //! nothing is initialised at start-up and nothing is checked per access.
 //!
 //! Sliders (rook, bishop, queen) sit behind the [`Sliders`] trait, implemented by zero-sized types:
-//! [`Classical`] (ray scan) and [`Magic`] (magic bitboards), and `Pext` on builds with BMI2.
+//! [`Classical`] (ray scan), [`Magic`] (magic bitboards) and, on x86-64 CPUs with BMI2, `Pext`.
 //! Everything that needs slider attacks is generic over the implementation, so each choice is
 //! compiled separately and the inner loop never branches on it.
 
 pub mod classical;
 pub mod magic;
-#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+#[cfg(target_arch = "x86_64")]
 pub mod pext;
 
 pub use classical::Classical;
 pub use magic::Magic;
-#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+#[cfg(target_arch = "x86_64")]
 pub use pext::Pext;
 
 use crate::bitboard::Bitboard;

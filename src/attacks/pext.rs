@@ -2,14 +2,16 @@
 //! into a dense index, so no magic multiplier is needed. Same fancy layout as [`super::magic`]
 //! (`2^bits` entries per square at a per-square offset), filled at compile time.
 //!
-//! Compiled only when the build targets BMI2 (`RUSTFLAGS="-C target-cpu=native"` on a CPU that
-//! has it): without it, the instruction would not exist, or be emulated slowly.
+//! Every x86-64 build has them; the CPU must have BMI2 (Intel since Haswell, 2013; AMD since
+//! Excavator, fast since Zen 3), which [`Pext::available`] tells at run time. A build for a BMI2
+//! target (`-C target-cpu=native`) uses the compiler's intrinsic; any other build emits the
+//! instruction by inline assembly, so the lookup costs the same and stays inline, with no check
+//! per call: the check is made once, where the slider implementation is chosen.
 
 use super::Sliders;
 use super::magic::{BISHOP_ENTRIES, MagicEntry, ROOK_ENTRIES, TABLE_LEN, ray_scan_dirs};
 use crate::bitboard::Bitboard;
 use crate::types::Square;
-use std::arch::x86_64::_pext_u64;
 
 /// Slider attacks indexed by BMI2 `pext`.
 #[derive(Clone, Copy, Default, Debug)]
@@ -46,13 +48,46 @@ static TABLE: [Bitboard; TABLE_LEN] = {
     table
 };
 
+impl Pext {
+    /// Whether this CPU has the `pext` instruction. Run nothing through [`Pext`] unless it does:
+    /// on a CPU without BMI2 the first lookup stops the process (illegal instruction).
+    pub fn available() -> bool {
+        cfg!(target_feature = "bmi2") || std::arch::is_x86_feature_detected!("bmi2")
+    }
+}
+
+/// `pext(value, mask)`: the bits of `value` selected by `mask`, packed into the low bits.
+#[inline(always)]
+fn pext(value: u64, mask: u64) -> u64 {
+    #[cfg(target_feature = "bmi2")]
+    // SAFETY: the build targets BMI2, so the instruction exists.
+    unsafe {
+        std::arch::x86_64::_pext_u64(value, mask)
+    }
+    #[cfg(not(target_feature = "bmi2"))]
+    {
+        let packed: u64;
+        // SAFETY: `pext` reads two registers and writes one; it touches no memory, stack or
+        // flags. The CPU has it: `Pext` is chosen only after `Pext::available` (see above).
+        unsafe {
+            std::arch::asm!(
+                "pext {packed}, {value}, {mask}",
+                packed = lateout(reg) packed,
+                value = in(reg) value,
+                mask = in(reg) mask,
+                options(pure, nomem, nostack, preserves_flags),
+            );
+        }
+        packed
+    }
+}
+
 #[inline(always)]
 fn lookup(e: &MagicEntry, occupied: Bitboard) -> Bitboard {
-    // SAFETY: this module is compiled only with the `bmi2` target feature enabled, so the
-    // instruction exists. `pext` with a mask of `bits` bits is below `2^bits`, and each square
-    // owns `2^bits` entries from `offset`, within `TABLE_LEN` (see `magic::build_entries`).
+    // SAFETY: `pext` with a mask of `bits` bits is below `2^bits`, and each square owns `2^bits`
+    // entries from `offset`, within `TABLE_LEN` (see `magic::build_entries`).
     unsafe {
-        let i = e.offset as usize + _pext_u64(occupied.0, e.mask.0) as usize;
+        let i = e.offset as usize + pext(occupied.0, e.mask.0) as usize;
         *TABLE.get_unchecked(i)
     }
 }
