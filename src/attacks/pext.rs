@@ -9,7 +9,9 @@
 //! per call: the check is made once, where the slider implementation is chosen.
 
 use super::Sliders;
-use super::magic::{BISHOP_ENTRIES, MagicEntry, ROOK_ENTRIES, TABLE_LEN, ray_scan_dirs};
+use super::magic::{
+    BISHOP_ENTRIES, Lookup, Lookups, MagicEntry, ROOK_ENTRIES, TABLE_LEN, lookups, ray_scan_dirs,
+};
 use crate::bitboard::Bitboard;
 use crate::types::Square;
 
@@ -82,14 +84,14 @@ fn pext(value: u64, mask: u64) -> u64 {
     }
 }
 
+static ROOK_LOOKUPS: Lookups = lookups(&ROOK_ENTRIES, &TABLE);
+static BISHOP_LOOKUPS: Lookups = lookups(&BISHOP_ENTRIES, &TABLE);
+
 #[inline(always)]
-fn lookup(e: &MagicEntry, occupied: Bitboard) -> Bitboard {
+fn lookup(l: &Lookup, occupied: Bitboard) -> Bitboard {
     // SAFETY: `pext` with a mask of `bits` bits is below `2^bits`, and each square owns `2^bits`
-    // entries from `offset`, within `TABLE_LEN` (see `magic::build_entries`).
-    unsafe {
-        let i = e.offset as usize + pext(occupied.0, e.mask.0) as usize;
-        *TABLE.get_unchecked(i)
-    }
+    // entries from where `attacks` points, within `TABLE` (see `magic::build_entries`).
+    unsafe { *l.attacks.add(pext(occupied.0, l.mask) as usize) }
 }
 
 impl Sliders for Pext {
@@ -97,11 +99,11 @@ impl Sliders for Pext {
 
     #[inline(always)]
     fn rook(sq: Square, occupied: Bitboard) -> Bitboard {
-        lookup(&ROOK_ENTRIES[sq.index()], occupied)
+        lookup(&ROOK_LOOKUPS.0[sq.index()], occupied)
     }
 
     #[inline(always)]
     fn bishop(sq: Square, occupied: Bitboard) -> Bitboard {
-        lookup(&BISHOP_ENTRIES[sq.index()], occupied)
+        lookup(&BISHOP_LOOKUPS.0[sq.index()], occupied)
     }
 }
