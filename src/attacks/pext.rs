@@ -15,7 +15,8 @@ use super::magic::{
 use crate::bitboard::Bitboard;
 use crate::types::Square;
 
-/// Slider attacks indexed by BMI2 `pext`.
+/// Slider attacks indexed by BMI2 `pext`. Use it only where [`Pext::available`] says the CPU
+/// has the instruction.
 #[derive(Clone, Copy, Default, Debug)]
 pub struct Pext;
 
