@@ -12,7 +12,8 @@ use crate::bitboard::Bitboard;
 use crate::types::{Color, PieceKind, Square};
 
 /// Piece placement by kind and colour, side to move, castling rights (as the set of
-/// castling-rook squares, so Chess960 needs no other representation) and en-passant square.
+/// castling-rook squares, so Chess960 needs no other representation), en-passant square, and
+/// the two king squares.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Board {
     pub(super) by_kind: [Bitboard; 6],
@@ -20,6 +21,10 @@ pub struct Board {
     pub(super) side: Color,
     pub(super) castling: Bitboard,
     pub(super) ep: Option<Square>,
+    /// The king squares by colour, kept beside the king bitboard: nearly every table the
+    /// legality filter reads is indexed by the king square, so it is one load away instead of
+    /// a load, a mask and a bit scan (`perft --bench` 1.03x).
+    pub(super) kings: [Square; 2],
 }
 
 impl Board {
@@ -56,7 +61,7 @@ impl Board {
     /// The king square of `color` (every valid position has exactly one king per side).
     #[inline(always)]
     pub fn king(&self, color: Color) -> Square {
-        self.pieces(color, PieceKind::King).lsb()
+        self.kings[color.index()]
     }
 
     /// Castling rights: the squares of the rooks that may still castle, both colours.

@@ -200,6 +200,9 @@ impl Position {
             MoveKind::Quiet => {
                 b.by_kind[piece.kind.index()] ^= fb | tb;
                 b.by_color[us.index()] ^= fb | tb;
+                if piece.kind == PieceKind::King {
+                    b.kings[us.index()] = to;
+                }
             }
             MoveKind::Capture => {
                 if let Some(victim) = self.squares[to.index()] {
@@ -208,6 +211,9 @@ impl Position {
                 }
                 b.by_kind[piece.kind.index()] ^= fb | tb;
                 b.by_color[us.index()] ^= fb | tb;
+                if piece.kind == PieceKind::King {
+                    b.kings[us.index()] = to;
+                }
             }
             MoveKind::DoublePush => {
                 b.by_kind[PieceKind::Pawn.index()] ^= fb | tb;
@@ -238,6 +244,7 @@ impl Position {
                 b.by_kind[PieceKind::King.index()] ^= fb ^ kb;
                 b.by_kind[PieceKind::Rook.index()] ^= tb ^ rb;
                 b.by_color[us.index()] ^= fb ^ tb ^ kb ^ rb;
+                b.kings[us.index()] = mv.castle_king_to();
             }
         }
         if b.castling.any() {

@@ -13,7 +13,7 @@ pub use make::Undo;
 
 use crate::attacks::Reach;
 use crate::bitboard::Bitboard;
-use crate::types::{Color, Piece, Square};
+use crate::types::{Color, Piece, PieceKind, Square};
 
 /// The standard starting position.
 pub const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -105,6 +105,7 @@ impl Position {
                 side: Color::White,
                 castling: Bitboard::EMPTY,
                 ep: None,
+                kings: [Square::new(0); 2],
             },
             squares: [None; 64],
             halfmove: 0,
@@ -221,6 +222,9 @@ impl Position {
         self.board.by_kind[piece.kind.index()] |= b;
         self.board.by_color[piece.color.index()] |= b;
         self.squares[sq.index()] = Some(piece);
+        if piece.kind == PieceKind::King {
+            self.board.kings[piece.color.index()] = sq;
+        }
     }
 
     /// Removes `piece`, which stands on `sq` (no key update).
@@ -240,6 +244,9 @@ impl Position {
         self.board.by_color[piece.color.index()] ^= b;
         self.squares[from.index()] = None;
         self.squares[to.index()] = Some(piece);
+        if piece.kind == PieceKind::King {
+            self.board.kings[piece.color.index()] = to;
+        }
     }
 
     /// A text picture of the board, rank 8 on top, with the FEN below it.
