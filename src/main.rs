@@ -498,6 +498,12 @@ fn with_sliders(cli: &Cli, job: impl SliderJob) -> Result<ExitCode> {
         SliderChoice::Classical => job.run::<Classical>(),
         #[cfg(target_arch = "x86_64")]
         SliderChoice::Pext if perft::attacks::Pext::available() => {
+            if perft::attacks::Pext::microcoded() {
+                eprintln!(
+                    "warning: this CPU runs pext in microcode (AMD before Zen 3), many times \
+                     slower than a multiply; --sliders magic will be faster"
+                );
+            }
             job.run::<perft::attacks::Pext>()
         }
         #[cfg(target_arch = "x86_64")]

@@ -154,3 +154,37 @@ fn subsets_enumerates_each_subset_once() {
     assert_eq!(all.len(), 64);
     assert!(all.iter().all(|&b| b & !mask.0 == 0));
 }
+
+/// CPUs that run `pext` in microcode, by their `cpuid` signatures (vendor registers as the
+/// little-endian bytes of the vendor string; leaf 1 `eax` as published for each part).
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn pext_is_microcoded_only_on_amd_before_zen_3() {
+    use perft::attacks::pext::microcoded_on;
+    let regs = |v: &[u8; 12]| {
+        let r = |i: usize| u32::from_le_bytes([v[i], v[i + 1], v[i + 2], v[i + 3]]);
+        (r(0), r(4), r(8))
+    };
+    let (ab, ad, ac) = regs(b"AuthenticAMD");
+    let (ib, id, ic) = regs(b"GenuineIntel");
+    assert!(microcoded_on(ab, ad, ac, 0x0080_0F11), "Zen (family 17h)");
+    assert!(microcoded_on(ab, ad, ac, 0x0083_0F10), "Zen 2 (family 17h)");
+    assert!(
+        microcoded_on(ab, ad, ac, 0x0066_0F01),
+        "Excavator (family 15h)"
+    );
+    assert!(
+        !microcoded_on(ab, ad, ac, 0x00A2_0F10),
+        "Zen 3 (family 19h)"
+    );
+    assert!(
+        !microcoded_on(ab, ad, ac, 0x00A6_0F12),
+        "Zen 4 (family 19h)"
+    );
+    assert!(
+        !microcoded_on(ab, ad, ac, 0x00B4_0F40),
+        "Zen 5 (family 1Ah)"
+    );
+    assert!(!microcoded_on(ib, id, ic, 0x0003_06C3), "Haswell");
+    assert!(!microcoded_on(ib, id, ic, 0x000C_06F2), "Emerald Rapids");
+}
