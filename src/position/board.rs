@@ -64,6 +64,18 @@ impl Board {
         self.kings[color.index()]
     }
 
+    /// Moves `color`'s piece of `kind` from `from` to the empty square `to`: the bitboards, and
+    /// the king square if it is the king. The one place a move keeps the king squares in step.
+    #[inline(always)]
+    pub(super) fn shift_piece(&mut self, kind: PieceKind, color: Color, from: Square, to: Square) {
+        let b = Bitboard::from_square(from) | Bitboard::from_square(to);
+        self.by_kind[kind.index()] ^= b;
+        self.by_color[color.index()] ^= b;
+        if kind == PieceKind::King {
+            self.kings[color.index()] = to;
+        }
+    }
+
     /// Castling rights: the squares of the rooks that may still castle, both colours.
     #[inline(always)]
     pub fn castling_rooks(&self) -> Bitboard {

@@ -197,23 +197,13 @@ impl Position {
         };
         b.ep = None;
         match mv.kind() {
-            MoveKind::Quiet => {
-                b.by_kind[piece.kind.index()] ^= fb | tb;
-                b.by_color[us.index()] ^= fb | tb;
-                if piece.kind == PieceKind::King {
-                    b.kings[us.index()] = to;
-                }
-            }
+            MoveKind::Quiet => b.shift_piece(piece.kind, us, from, to),
             MoveKind::Capture => {
                 if let Some(victim) = self.squares[to.index()] {
                     b.by_kind[victim.kind.index()] ^= tb;
                     b.by_color[them.index()] ^= tb;
                 }
-                b.by_kind[piece.kind.index()] ^= fb | tb;
-                b.by_color[us.index()] ^= fb | tb;
-                if piece.kind == PieceKind::King {
-                    b.kings[us.index()] = to;
-                }
+                b.shift_piece(piece.kind, us, from, to);
             }
             MoveKind::DoublePush => {
                 b.by_kind[PieceKind::Pawn.index()] ^= fb | tb;

@@ -239,14 +239,9 @@ impl Position {
     /// Moves `piece` from `from` to the empty square `to` (no key update).
     #[inline(always)]
     fn shift(&mut self, from: Square, to: Square, piece: Piece) {
-        let b = Bitboard::from_square(from) | Bitboard::from_square(to);
-        self.board.by_kind[piece.kind.index()] ^= b;
-        self.board.by_color[piece.color.index()] ^= b;
+        self.board.shift_piece(piece.kind, piece.color, from, to);
         self.squares[from.index()] = None;
         self.squares[to.index()] = Some(piece);
-        if piece.kind == PieceKind::King {
-            self.board.kings[piece.color.index()] = to;
-        }
     }
 
     /// A text picture of the board, rank 8 on top, with the FEN below it.
