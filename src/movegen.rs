@@ -43,10 +43,8 @@ pub const MAX_MOVES: usize = 1104;
 pub trait Sink {
     /// Moves of the piece on `from` to each square of `targets`; those in `enemies` capture.
     fn piece_moves(&mut self, from: Square, targets: Bitboard, enemies: Bitboard);
-    /// Pawn moves of one `kind`, each from `to - delta` to a square `to` of `targets`.
-    fn pawn_moves(&mut self, targets: Bitboard, delta: i8, kind: MoveKind);
-    /// Promotions (4 per target, queen first), each from `to - delta` to a square of `targets`.
-    fn promotions(&mut self, targets: Bitboard, delta: i8, capture: bool);
+    /// The moves of a group of pawns, as the squares they reach (see [`PawnTargets`]).
+    fn pawns(&mut self, t: &PawnTargets);
     /// One move (en passant, castling).
     fn single(&mut self, mv: Move);
 }
@@ -60,13 +58,17 @@ impl Sink for Counter {
     fn piece_moves(&mut self, _: Square, targets: Bitboard, _: Bitboard) {
         self.0 += targets.count() as u64;
     }
+    /// Pushes and double pushes land on empty squares of different ranks and captures on
+    /// enemy ones, so those three sets are disjoint and one popcount serves them; captures
+    /// towards the a-file can share a square with those towards the h-file and are counted
+    /// apart. A promotion is one move here and three more below.
     #[inline(always)]
-    fn pawn_moves(&mut self, targets: Bitboard, _: i8, _: MoveKind) {
-        self.0 += targets.count() as u64;
-    }
-    #[inline(always)]
-    fn promotions(&mut self, targets: Bitboard, _: i8, _: bool) {
-        self.0 += 4 * targets.count() as u64;
+    fn pawns(&mut self, t: &PawnTargets) {
+        self.0 += ((t.single | t.double | t.east).count() + t.west.count()) as u64;
+        if ((t.single | t.east | t.west) & t.last).any() {
+            let promotions = ((t.single | t.east) & t.last).count() + (t.west & t.last).count();
+            self.0 += 3 * promotions as u64;
+        }
     }
     #[inline(always)]
     fn single(&mut self, _: Move) {
@@ -184,19 +186,16 @@ impl<T: Push> Sink for T {
     }
 
     #[inline(always)]
-    fn pawn_moves(&mut self, targets: Bitboard, delta: i8, kind: MoveKind) {
-        for to in targets {
-            self.push(Move::new(to.offset(-delta), to, kind));
-        }
-    }
-
-    #[inline(always)]
-    fn promotions(&mut self, targets: Bitboard, delta: i8, capture: bool) {
-        for to in targets {
-            let from = to.offset(-delta);
-            for piece in PROMOTION_PIECES {
-                self.push(Move::promotion(from, to, piece, capture));
-            }
+    fn pawns(&mut self, t: &PawnTargets) {
+        let last = t.last;
+        push_pawn_moves(self, t.single - last, t.up, MoveKind::Quiet);
+        push_pawn_moves(self, t.double, 2 * t.up, MoveKind::DoublePush);
+        push_pawn_moves(self, t.east - last, t.up_east, MoveKind::Capture);
+        push_pawn_moves(self, t.west - last, t.up_west, MoveKind::Capture);
+        if ((t.single | t.east | t.west) & last).any() {
+            push_promotions(self, t.single & last, t.up, false);
+            push_promotions(self, t.east & last, t.up_east, true);
+            push_promotions(self, t.west & last, t.up_west, true);
         }
     }
 
@@ -204,6 +203,41 @@ impl<T: Push> Sink for T {
     fn single(&mut self, mv: Move) {
         self.push(mv);
     }
+}
+
+/// Pawn moves of one `kind`, each from `to - delta` to a square `to` of `targets`.
+#[inline(always)]
+fn push_pawn_moves<T: Push>(sink: &mut T, targets: Bitboard, delta: i8, kind: MoveKind) {
+    for to in targets {
+        sink.push(Move::new(to.offset(-delta), to, kind));
+    }
+}
+
+/// Promotions (4 per target, queen first), each from `to - delta` to a square of `targets`.
+#[inline(always)]
+fn push_promotions<T: Push>(sink: &mut T, targets: Bitboard, delta: i8, capture: bool) {
+    for to in targets {
+        let from = to.offset(-delta);
+        for piece in PROMOTION_PIECES {
+            sink.push(Move::promotion(from, to, piece, capture));
+        }
+    }
+}
+
+/// The moves of a group of pawns as the squares they reach, each set already masked by any
+/// check or pin: `single` and `double` pushes, captures towards the h-file (`east`) and the
+/// a-file (`west`). A pawn reaching a square `to` of a set came from `to - delta` (`up`,
+/// `2 * up`, `up_east`, `up_west`); those reaching `last` promote.
+#[derive(Clone, Copy, Debug)]
+pub struct PawnTargets {
+    pub single: Bitboard,
+    pub double: Bitboard,
+    pub east: Bitboard,
+    pub west: Bitboard,
+    pub up: i8,
+    pub up_east: i8,
+    pub up_west: i8,
+    pub last: Bitboard,
 }
 
 /// Pawn geometry for one side.
@@ -252,17 +286,16 @@ fn pawn_moves<K: Sink>(
     let west = (pawns - Bitboard::FILE_A).shift(d.up_west) & enemies & mask;
     let single = pawns.shift(d.up) & empty;
     let double = (single & (d.start_rank.shift(d.up))).shift(d.up) & empty & mask;
-    let single = single & mask;
-    let last = d.promo_from.shift(d.up);
-    sink.pawn_moves(single - last, d.up, MoveKind::Quiet);
-    sink.pawn_moves(double, 2 * d.up, MoveKind::DoublePush);
-    sink.pawn_moves(east - last, d.up_east, MoveKind::Capture);
-    sink.pawn_moves(west - last, d.up_west, MoveKind::Capture);
-    if ((single | east | west) & last).any() {
-        sink.promotions(single & last, d.up, false);
-        sink.promotions(east & last, d.up_east, true);
-        sink.promotions(west & last, d.up_west, true);
-    }
+    sink.pawns(&PawnTargets {
+        single: single & mask,
+        double,
+        east,
+        west,
+        up: d.up,
+        up_east: d.up_east,
+        up_west: d.up_west,
+        last: d.promo_from.shift(d.up),
+    });
 }
 
 /// Generates the moves of the side to move into `sink`: the legal moves if `LEGAL`, otherwise the
