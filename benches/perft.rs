@@ -1,11 +1,12 @@
-//! Speed of the slider implementations: raw lookups, and perft of two positions.
+//! Speed of the slider implementations (raw lookups, and perft of two positions), and of the two
+//! compiled copies of the bulk count.
 //!
 //! Every perft bench asserts its node count, so a broken generator can never be timed as fast.
 //! Run with `cargo bench`; compare implementations as ratios within one run.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use perft::attacks::magic::Prng;
-use perft::perft::{Counting, perft};
+use perft::perft::{Counting, perft, perft_bulk_baseline};
 use perft::{Bitboard, Classical, Magic, Position, Sliders, Square};
 use std::hint::black_box;
 
@@ -73,7 +74,33 @@ fn all<S: Sliders>(c: &mut Criterion) {
     perft_bench::<S>(c, "kiwipete", KIWIPETE, 3, 97_862);
 }
 
+/// The two compiled copies of the bulk count (see `perft::perft::bulk_code`): the baseline one
+/// and the one this CPU gets, magic sliders, Kiwipete depth 4.
+fn copies(c: &mut Criterion) {
+    let (depth, nodes) = (4, 4_085_603);
+    let mut g = c.benchmark_group(format!("bulk-copy/kiwipete-d{depth}"));
+    g.throughput(Throughput::Elements(nodes));
+    g.sample_size(20);
+    let pos = Position::from_fen(KIWIPETE).expect("bench FEN is valid");
+    g.bench_function("baseline", |b| {
+        b.iter(|| {
+            let n = perft_bulk_baseline::<Magic>(&mut pos.clone(), black_box(depth));
+            assert_eq!(n, nodes, "wrong count, the bench is void");
+            n
+        })
+    });
+    g.bench_function(perft::perft::bulk_code(), |b| {
+        b.iter(|| {
+            let n = perft::<Magic>(&mut pos.clone(), black_box(depth), Counting::Bulk);
+            assert_eq!(n, nodes, "wrong count, the bench is void");
+            n
+        })
+    });
+    g.finish();
+}
+
 fn benches(c: &mut Criterion) {
+    copies(c);
     all::<Classical>(c);
     all::<Magic>(c);
     #[cfg(target_arch = "x86_64")]

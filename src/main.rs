@@ -319,8 +319,14 @@ fn setup_label(counting: Counting, sliders: &str, opts: &Options<'_>) -> String 
         Some(t) => format!("hash {} MiB", t.bytes() >> 20),
         None => "no hash".to_string(),
     };
+    // Bulk counting runs one of two compiled copies of its hot code (see `perft::bulk_code`):
+    // say which, so that figures from different machines are not taken for the same code.
+    let code = match counting {
+        Counting::Bulk => format!(", {} code", perft::perft::bulk_code()),
+        Counting::NoBulk => String::new(),
+    };
     format!(
-        "{}, {sliders} sliders, {threads}, {hash}",
+        "{}, {sliders} sliders, {threads}, {hash}{code}",
         counting_name(counting)
     )
 }

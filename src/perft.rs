@@ -25,58 +25,193 @@ pub fn perft<S: Sliders>(pos: &mut Position, depth: u32, counting: Counting) -> 
     }
 }
 
-/// Perft with bulk counting at the last ply.
+/// Perft with bulk counting at the last ply. On an x86-64 CPU with the instructions of
+/// x86-64-v3 (BMI1, BMI2, AVX2...: Haswell, Excavator and later) the count runs a copy of the
+/// code compiled for them (see [`Build`]); elsewhere the baseline copy. The CPU is asked once
+/// per call (a cached flag), never inside the count.
 pub fn perft_bulk<S: Sliders>(pos: &mut Position, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => movegen::count_legal::<S>(pos),
-        _ => bulk_inner::<S>(pos, depth),
+        _ => {
+            #[cfg(target_arch = "x86_64")]
+            if v3::available() {
+                // SAFETY: the CPU has every feature `bulk_v3` is compiled for.
+                return unsafe { v3::bulk_v3::<S>(pos, depth) };
+            }
+            bulk_baseline::<S>(pos, depth)
+        }
+    }
+}
+
+/// Which copy of the bulk count's code [`perft_bulk`] and [`perft_hashed`] run on this CPU:
+/// `"x86-64-v3"` or `"baseline"`.
+pub fn bulk_code() -> &'static str {
+    #[cfg(target_arch = "x86_64")]
+    if v3::available() {
+        return "x86-64-v3";
+    }
+    "baseline"
+}
+
+/// [`perft_bulk`] always in the baseline build (the one for every CPU the binary targets), for
+/// comparing the two builds: their counts must agree, and `perft --bench` shows their speed.
+pub fn perft_bulk_baseline<S: Sliders>(pos: &mut Position, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => movegen::count_legal::<S>(pos),
+        _ => bulk_baseline::<S>(pos, depth),
+    }
+}
+
+/// One compiled copy of the bulk count's hot code: the recursion over the plies above the
+/// last two ([`bulk_inner`]) and the out-of-line reply count. The same generic code is
+/// compiled twice, once as the crate's target allows ([`Baseline`]) and once, on x86-64, with
+/// the x86-64-v3 instructions enabled (`v3::V3`): `blsr` and `andn` in the bit loops, `shrx` in
+/// the magic index. Each copy calls only itself, so the choice made at the top holds all the
+/// way down.
+trait Build {
+    /// [`bulk_inner`] of this copy, `depth >= 2`.
+    fn bulk<S: Sliders>(pos: &mut Position, depth: u32) -> u64;
+    /// The legal moves on `board`, counted by this copy.
+    fn count<S: Sliders>(board: &Board, paths: &CastlePaths) -> u64;
+    /// [`perft_hashed`] of this copy.
+    fn hashed<S: Sliders>(pos: &mut Position, depth: u32, counting: Counting, tt: &Table) -> u64;
+}
+
+/// The copy compiled for the crate's target (x86-64-v2 by default, see `.cargo/config.toml`).
+struct Baseline;
+
+impl Build for Baseline {
+    #[inline(always)]
+    fn bulk<S: Sliders>(pos: &mut Position, depth: u32) -> u64 {
+        bulk_baseline::<S>(pos, depth)
+    }
+    #[inline(always)]
+    fn count<S: Sliders>(board: &Board, paths: &CastlePaths) -> u64 {
+        count_replies_baseline::<S>(board, paths)
+    }
+    #[inline(always)]
+    fn hashed<S: Sliders>(pos: &mut Position, depth: u32, counting: Counting, tt: &Table) -> u64 {
+        hashed_baseline::<S>(pos, depth, counting, tt)
+    }
+}
+
+fn bulk_baseline<S: Sliders>(pos: &mut Position, depth: u32) -> u64 {
+    bulk_inner::<S, Baseline>(pos, depth)
+}
+
+/// The legal moves on `board`: kept out of line, so that the counter's one copy serves every
+/// place the generator hands over moves.
+#[inline(never)]
+fn count_replies_baseline<S: Sliders>(board: &Board, paths: &CastlePaths) -> u64 {
+    movegen::count_legal_on::<S>(board, paths)
+}
+
+/// The copy for x86-64-v3 CPUs.
+#[cfg(target_arch = "x86_64")]
+mod v3 {
+    use super::{Build, Counting, bulk_inner, hashed_inner};
+    use crate::attacks::Sliders;
+    use crate::movegen;
+    use crate::position::{Board, CastlePaths, Position};
+    use crate::tt::Table;
+
+    /// Whether this CPU has every feature the copy is compiled for (std caches the answer).
+    #[inline]
+    pub(super) fn available() -> bool {
+        std::is_x86_feature_detected!("avx2")
+            && std::is_x86_feature_detected!("bmi1")
+            && std::is_x86_feature_detected!("bmi2")
+            && std::is_x86_feature_detected!("lzcnt")
+            && std::is_x86_feature_detected!("fma")
+            && std::is_x86_feature_detected!("movbe")
+    }
+
+    pub(super) struct V3;
+
+    impl Build for V3 {
+        #[inline(always)]
+        fn bulk<S: Sliders>(pos: &mut Position, depth: u32) -> u64 {
+            // SAFETY: only called from code of this copy, which runs only where `available`.
+            unsafe { bulk_v3::<S>(pos, depth) }
+        }
+        #[inline(always)]
+        fn count<S: Sliders>(board: &Board, paths: &CastlePaths) -> u64 {
+            // SAFETY: as above.
+            unsafe { count_replies_v3::<S>(board, paths) }
+        }
+        #[inline(always)]
+        fn hashed<S: Sliders>(
+            pos: &mut Position,
+            depth: u32,
+            counting: Counting,
+            tt: &Table,
+        ) -> u64 {
+            // SAFETY: as above.
+            unsafe { hashed_v3::<S>(pos, depth, counting, tt) }
+        }
+    }
+
+    #[target_feature(enable = "avx,avx2,bmi1,bmi2,lzcnt,fma,movbe")]
+    pub(super) fn bulk_v3<S: Sliders>(pos: &mut Position, depth: u32) -> u64 {
+        bulk_inner::<S, V3>(pos, depth)
+    }
+
+    #[target_feature(enable = "avx,avx2,bmi1,bmi2,lzcnt,fma,movbe")]
+    pub(super) fn hashed_v3<S: Sliders>(
+        pos: &mut Position,
+        depth: u32,
+        counting: Counting,
+        tt: &Table,
+    ) -> u64 {
+        hashed_inner::<S, V3>(pos, depth, counting, tt)
+    }
+
+    #[target_feature(enable = "avx,avx2,bmi1,bmi2,lzcnt,fma,movbe")]
+    #[inline(never)]
+    fn count_replies_v3<S: Sliders>(board: &Board, paths: &CastlePaths) -> u64 {
+        movegen::count_legal_on::<S>(board, paths)
     }
 }
 
 /// Perft's last two plies in one pass: each move the generator produces is played on a copy of
 /// the board (no square-by-square board, key or undo) and its replies are counted there, with
 /// no move list in between.
-struct ReplyCounter<'a, S> {
+struct ReplyCounter<'a, S, B> {
     pos: &'a Position,
     child: Board,
     nodes: u64,
-    sliders: PhantomData<S>,
+    build: PhantomData<(S, B)>,
 }
 
-impl<S: Sliders> Push for ReplyCounter<'_, S> {
+impl<S: Sliders, B: Build> Push for ReplyCounter<'_, S, B> {
     #[inline(always)]
     fn push(&mut self, mv: Move) {
         self.child.clone_from(self.pos.board());
         self.pos.play_on(mv, &mut self.child);
-        self.nodes += count_replies::<S>(&self.child, self.pos.castle_path_table());
+        self.nodes += B::count::<S>(&self.child, self.pos.castle_path_table());
     }
-}
-
-/// The legal moves on `board`: kept out of line, so that the counter's one copy serves every
-/// place the generator hands over moves.
-#[inline(never)]
-fn count_replies<S: Sliders>(board: &Board, paths: &CastlePaths) -> u64 {
-    movegen::count_legal_on::<S>(board, paths)
 }
 
 /// Perft of `pos` to depth 2.
 #[inline(always)]
-fn perft_2<S: Sliders>(pos: &Position) -> u64 {
-    let mut counter = ReplyCounter::<S> {
+fn perft_2<S: Sliders, B: Build>(pos: &Position) -> u64 {
+    let mut counter = ReplyCounter::<S, B> {
         pos,
         child: *pos.board(),
         nodes: 0,
-        sliders: PhantomData,
+        build: PhantomData,
     };
     movegen::generate::<S, _, true>(pos, &mut counter);
     counter.nodes
 }
 
 /// `depth >= 2`.
-fn bulk_inner<S: Sliders>(pos: &mut Position, depth: u32) -> u64 {
+#[inline(always)]
+fn bulk_inner<S: Sliders, B: Build>(pos: &mut Position, depth: u32) -> u64 {
     if depth == 2 {
-        return perft_2::<S>(pos);
+        return perft_2::<S, B>(pos);
     }
     // Filled in place: returning the list by value would copy its whole array.
     let mut moves = MoveList::new();
@@ -84,7 +219,7 @@ fn bulk_inner<S: Sliders>(pos: &mut Position, depth: u32) -> u64 {
     let mut nodes = 0;
     for &mv in &moves {
         let undo = pos.make(mv);
-        nodes += bulk_inner::<S>(pos, depth - 1);
+        nodes += B::bulk::<S>(pos, depth - 1);
         pos.unmake(mv, &undo);
     }
     nodes
@@ -107,8 +242,33 @@ pub fn perft_no_bulk<S: Sliders>(pos: &mut Position, depth: u32) -> u64 {
 }
 
 /// Perft with a transposition table (`depth` >= 0): interior nodes of depth 2 and more are
-/// looked up and stored; the last ply is counted as `counting` says.
+/// looked up and stored; the last ply is counted as `counting` says. Runs the x86-64-v3 copy
+/// where the CPU allows, as [`perft_bulk`] does.
 pub fn perft_hashed<S: Sliders>(
+    pos: &mut Position,
+    depth: u32,
+    counting: Counting,
+    tt: &Table,
+) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if v3::available() {
+        // SAFETY: the CPU has every feature `hashed_v3` is compiled for.
+        return unsafe { v3::hashed_v3::<S>(pos, depth, counting, tt) };
+    }
+    hashed_baseline::<S>(pos, depth, counting, tt)
+}
+
+fn hashed_baseline<S: Sliders>(
+    pos: &mut Position,
+    depth: u32,
+    counting: Counting,
+    tt: &Table,
+) -> u64 {
+    hashed_inner::<S, Baseline>(pos, depth, counting, tt)
+}
+
+#[inline(always)]
+fn hashed_inner<S: Sliders, B: Build>(
     pos: &mut Position,
     depth: u32,
     counting: Counting,
@@ -123,7 +283,7 @@ pub fn perft_hashed<S: Sliders>(
     }
     let nodes = if depth == 2 && counting == Counting::Bulk {
         // Below here nothing is looked up, so the last two plies' cheaper pass applies.
-        perft_2::<S>(pos)
+        perft_2::<S, B>(pos)
     } else {
         let mut moves = MoveList::new();
         movegen::generate::<S, MoveList, true>(pos, &mut moves);
@@ -139,7 +299,7 @@ pub fn perft_hashed<S: Sliders>(
         let mut nodes = 0;
         for &mv in &moves {
             let undo = pos.make(mv);
-            nodes += perft_hashed::<S>(pos, depth - 1, counting, tt);
+            nodes += B::hashed::<S>(pos, depth - 1, counting, tt);
             pos.unmake(mv, &undo);
         }
         nodes

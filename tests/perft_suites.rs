@@ -3,7 +3,7 @@
 
 mod common;
 
-use perft::perft::{Counting, perft};
+use perft::perft::{Counting, perft, perft_bulk_baseline};
 use perft::{Classical, Magic, Position, Sliders};
 
 const MAX_NODES: u128 = 10_000_000;
@@ -11,6 +11,21 @@ const MAX_NODES_NO_BULK: u128 = 2_000_000;
 
 /// Checks every listed count up to `max_nodes` (and `max_depth`); returns how many it checked.
 fn check_suites<S: Sliders>(counting: Counting, max_nodes: u128, max_depth: u32) -> usize {
+    check_suites_with::<S>(
+        &|pos, depth| perft::<S>(pos, depth, counting),
+        &format!("{counting:?}"),
+        max_nodes,
+        max_depth,
+    )
+}
+
+/// [`check_suites`] with the count `run` (labelled `label` in failures).
+fn check_suites_with<S: Sliders>(
+    run: &dyn Fn(&mut Position, u32) -> u64,
+    label: &str,
+    max_nodes: u128,
+    max_depth: u32,
+) -> usize {
     let mut checked = 0;
     let mut failures = Vec::new();
     for name in common::STANDARD_SUITES {
@@ -21,7 +36,7 @@ fn check_suites<S: Sliders>(counting: Counting, max_nodes: u128, max_depth: u32)
                 if expected > max_nodes || depth > max_depth {
                     continue;
                 }
-                let got = perft::<S>(&mut pos, depth, counting) as u128;
+                let got = run(&mut pos, depth) as u128;
                 checked += 1;
                 if got != expected {
                     failures.push(format!(
@@ -35,9 +50,8 @@ fn check_suites<S: Sliders>(counting: Counting, max_nodes: u128, max_depth: u32)
     }
     assert!(
         failures.is_empty(),
-        "{} {:?} mismatches:\n{}",
+        "{} {label} mismatches:\n{}",
         S::NAME,
-        counting,
         failures.join("\n")
     );
     checked
@@ -52,6 +66,19 @@ fn magic_bulk_matches_published_counts() {
 #[test]
 fn classical_bulk_matches_published_counts() {
     let n = check_suites::<Classical>(Counting::Bulk, MAX_NODES, u32::MAX);
+    assert!(n > 700, "only {n} counts checked");
+}
+
+/// Bulk counting has a second compiled copy for x86-64-v3 CPUs, which the tests above run
+/// wherever the CPU has it: the baseline copy must count the same.
+#[test]
+fn magic_bulk_baseline_copy_matches_published_counts() {
+    let n = check_suites_with::<Magic>(
+        &|pos, depth| perft_bulk_baseline::<Magic>(pos, depth),
+        "bulk (baseline copy)",
+        MAX_NODES,
+        u32::MAX,
+    );
     assert!(n > 700, "only {n} counts checked");
 }
 
