@@ -64,15 +64,14 @@ impl std::ops::Deref for Position {
 /// king-side, Black other), fixed from parsing on: the king and rook never move while the
 /// right exists.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
-pub struct CastlePaths([CastlePath; 4]);
+pub struct CastlePaths([[CastlePath; 2]; 2]);
 
 impl CastlePaths {
     /// The paths of `color`'s (up to two) castling rooks; a path applies while its rook is
     /// still in [`Board::castling_rooks`].
     #[inline(always)]
-    pub fn of(&self, color: Color) -> &[CastlePath] {
-        let i = color.index() * 2;
-        &self.0[i..i + 2]
+    pub fn of(&self, color: Color) -> &[CastlePath; 2] {
+        &self.0[color.index()]
     }
 }
 
@@ -87,6 +86,11 @@ pub struct CastlePath {
     pub king_path: Bitboard,
     /// The reach of `king_path`: the only places an enemy slider can stop the castling from.
     pub reach: Reach,
+    /// Whether the rook stands on the back rank between a square of `king_path` and a square
+    /// an enemy rook or queen could stand on (Chess960 only: never with the rook in a corner).
+    /// Only then can the rook's leaving open a line onto the path, so only then must the path
+    /// be tested with the rook taken off the board.
+    pub rook_screens: bool,
 }
 
 impl Position {
@@ -147,12 +151,18 @@ impl Position {
                 let movers = Bitboard::from_square(ksq) | Bitboard::from_square(rook);
                 let king_path = span(ksq, king_to);
                 let empty = (king_path | span(rook, rook_to)) - movers;
-                let slot = color.index() * 2 + usize::from(rook < ksq);
-                self.castle_paths.0[slot] = CastlePath {
+                let slot = usize::from(rook < ksq);
+                let rank = Bitboard::rank(color.back_rank());
+                let west = rank & Bitboard((1u64 << rook.index()) - 1);
+                let east = rank - west - Bitboard::from_square(rook);
+                let rook_screens = ((king_path & west).any() && east.any())
+                    || ((king_path & east).any() && west.any());
+                self.castle_paths.0[color.index()][slot] = CastlePath {
                     rook: Bitboard::from_square(rook),
                     empty,
                     king_path,
                     reach: Reach::of(king_path),
+                    rook_screens,
                 };
             }
         }
