@@ -237,8 +237,11 @@ impl Position {
                 b.kings[us.index()] = mv.castle_king_to();
             }
         }
-        if b.castling.any() {
-            b.castling ^= b.rights_lost(from, to, piece.kind == PieceKind::King);
+        // What `rights_lost` gives, without a test for rights left: a rook that moves or is
+        // taken loses its right (a castling move's `to` is its rook), a king move both.
+        b.castling = b.castling - (fb | tb);
+        if piece.kind == PieceKind::King {
+            b.castling = b.castling - Bitboard::rank(us.back_rank());
         }
         b.side = them;
     }
