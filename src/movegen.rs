@@ -490,15 +490,17 @@ fn king_moves_and_castling<S: Sliders, K: Sink>(
     let ksq_bb = Bitboard::from_square(ksq);
     let occupied = pos.occupied();
     let [a, b] = paths.of(us);
+    // A path an enemy pawn, knight or king already attacks is closed before any slider is
+    // looked up for it.
     let (open_a, open_b) = (
-        castling_is_open(pos, a, occupied),
-        castling_is_open(pos, b, occupied),
+        castling_is_open(pos, a, occupied) && (a.king_path & leapers).is_empty(),
+        castling_is_open(pos, b, occupied) && (b.king_path & leapers).is_empty(),
     );
     let mut targets = steps;
     let mut reach = attacks::king_zone_reach(ksq);
     for (open, path) in [(open_a, a), (open_b, b)] {
         if open {
-            targets |= path.king_path - ksq_bb - leapers;
+            targets |= path.king_path - ksq_bb;
             reach = Reach {
                 rook: reach.rook | path.reach.rook,
                 bishop: reach.bishop | path.reach.bishop,
