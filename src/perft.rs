@@ -27,8 +27,8 @@ pub fn perft<S: Sliders>(pos: &mut Position, depth: u32, counting: Counting) -> 
 
 /// Perft with bulk counting at the last ply. On an x86-64 CPU with the instructions of
 /// x86-64-v3 (BMI1, BMI2, AVX2...: Haswell, Excavator and later) the count runs a copy of the
-/// code compiled for them (see [`Build`]); elsewhere the baseline copy. The CPU is asked once
-/// per call (a cached flag), never inside the count.
+/// code compiled for them (see [`bulk_code`]); elsewhere the baseline copy. The CPU is asked
+/// once per call (a cached flag), never inside the count.
 pub fn perft_bulk<S: Sliders>(pos: &mut Position, depth: u32) -> u64 {
     match depth {
         0 => 1,
@@ -54,8 +54,9 @@ pub fn bulk_code() -> &'static str {
     "baseline"
 }
 
-/// [`perft_bulk`] always in the baseline build (the one for every CPU the binary targets), for
-/// comparing the two builds: their counts must agree, and `perft --bench` shows their speed.
+/// [`perft_bulk`] always in the baseline copy (the one for every CPU the binary targets), for
+/// comparing the two copies: the suite tests check that its counts agree with the published
+/// ones, and `benches/perft.rs` times both.
 pub fn perft_bulk_baseline<S: Sliders>(pos: &mut Position, depth: u32) -> u64 {
     match depth {
         0 => 1,

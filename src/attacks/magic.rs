@@ -90,7 +90,7 @@ pub fn subsets(mask: Bitboard) -> impl Iterator<Item = Bitboard> {
 }
 
 /// One square's entry: mask, multiplier, and where its part of the shared table starts. The
-/// lookup reads the same as a [`Lookup`], with the start as a pointer.
+/// lookup reads the same as a `Lookup`, with the start as a pointer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MagicEntry {
     /// The relevant-occupancy mask.
