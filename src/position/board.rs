@@ -148,15 +148,16 @@ impl Board {
             .then_some(ep)
     }
 
-    /// The castling rights a move from `from` to `to` by the side to move takes away: a rook
-    /// that moves or is taken loses its right, a king move loses both of its side's.
+    /// The castling rights left after a move from `from` to `to` by the side to move: a rook
+    /// that moves or is taken loses its right, a king move loses both of its side's. (Computed
+    /// as what is kept, so the last ply's move player needs no test for rights left.)
     #[inline(always)]
-    pub(super) fn rights_lost(&self, from: Square, to: Square, king_moves: bool) -> Bitboard {
-        let mut lost = self.castling & (Bitboard::from_square(from) | Bitboard::from_square(to));
+    pub(super) fn rights_after(&self, from: Square, to: Square, king_moves: bool) -> Bitboard {
+        let mut kept = self.castling - (Bitboard::from_square(from) | Bitboard::from_square(to));
         if king_moves {
-            lost |= self.castling & Bitboard::rank(self.side.back_rank());
+            kept = kept - Bitboard::rank(self.side.back_rank());
         }
-        lost
+        kept
     }
 
     /// Every square attacked by `by`'s pawns, knights and king (the pieces whose attacks do not

@@ -103,9 +103,10 @@ impl Position {
             self.halfmove = 0;
         }
         if self.board.castling.any() {
-            let lost = self
-                .board
-                .rights_lost(from, to, piece.kind == PieceKind::King);
+            let lost = self.board.castling
+                ^ self
+                    .board
+                    .rights_after(from, to, piece.kind == PieceKind::King);
             if lost.any() {
                 self.board.castling ^= lost;
                 for sq in lost {
@@ -237,12 +238,7 @@ impl Position {
                 b.kings[us.index()] = mv.castle_king_to();
             }
         }
-        // What `rights_lost` gives, without a test for rights left: a rook that moves or is
-        // taken loses its right (a castling move's `to` is its rook), a king move both.
-        b.castling = b.castling - (fb | tb);
-        if piece.kind == PieceKind::King {
-            b.castling = b.castling - Bitboard::rank(us.back_rank());
-        }
+        b.castling = b.rights_after(from, to, piece.kind == PieceKind::King);
         b.side = them;
     }
 }
