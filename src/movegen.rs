@@ -25,7 +25,7 @@
 //! The generator reads a [`Board`] and the game's [`CastlePaths`]; [`generate`] takes them from a
 //! [`Position`], [`generate_on`] directly (perft's last ply counts on board copies).
 
-use crate::attacks::{self, Reach, Sliders};
+use crate::attacks::{self, Sliders};
 use crate::bitboard::Bitboard;
 use crate::position::{Board, CastlePath, CastlePaths, Position};
 use crate::types::{Color, Move, MoveKind, PieceKind, Square};
@@ -501,10 +501,7 @@ fn king_moves_and_castling<S: Sliders, K: Sink>(
     for (open, path) in [(open_a, a), (open_b, b)] {
         if open {
             targets |= path.king_path - ksq_bb;
-            reach = Reach {
-                rook: reach.rook | path.reach.rook,
-                bishop: reach.bishop | path.reach.bishop,
-            };
+            reach = reach | path.reach;
         }
     }
     let safe = pos.without_slider_attacks::<S>(targets, !us, reach, occupied ^ ksq_bb);
@@ -531,9 +528,8 @@ fn castling_is_open(pos: &Board, path: &CastlePath, occupied: Bitboard) -> bool 
 }
 
 /// Whether no enemy piece attacks a square of `path`'s king path, the castling rook and the
-/// king taken off the board (`leapers`: the squares enemy pawns, knights and king attack). Only
-/// the enemy sliders standing where they could reach the path on an empty board (a set kept
-/// with the path) are looked up, stopping at the first attacker.
+/// king taken off the board (`leapers`: the squares enemy pawns, knights and king attack): the
+/// full test, for pseudo-legal generation and for the paths the rook screens (Chess960).
 #[inline(always)]
 fn castle_path_is_safe<S: Sliders>(
     pos: &Board,
@@ -543,17 +539,11 @@ fn castle_path_is_safe<S: Sliders>(
     occupied: Bitboard,
     leapers: Bitboard,
 ) -> bool {
-    let (rq, bq) = pos.sliders(!us);
     // The start square too: with the rook gone it may be attacked (king c1, rook b1, enemy
     // queen a1, castling a-side leaves the king on c1).
     let occ = occupied - path.rook - Bitboard::from_square(ksq);
-    !((path.king_path & leapers).any()
-        || (rq & path.reach.rook)
-            .into_iter()
-            .any(|s| (S::rook(s, occ) & path.king_path).any())
-        || (bq & path.reach.bishop)
-            .into_iter()
-            .any(|s| (S::bishop(s, occ) & path.king_path).any()))
+    (path.king_path & leapers).is_empty()
+        && pos.without_slider_attacks::<S>(path.king_path, !us, path.reach, occ) == path.king_path
 }
 
 /// The legal moves of the side to move.

@@ -291,6 +291,18 @@ impl Reach {
     }
 }
 
+impl std::ops::BitOr for Reach {
+    type Output = Reach;
+    /// The reach of the union of two sets.
+    #[inline(always)]
+    fn bitor(self, other: Reach) -> Reach {
+        Reach {
+            rook: self.rook | other.rook,
+            bishop: self.bishop | other.bishop,
+        }
+    }
+}
+
 /// `KING_ZONE_REACH[sq]`: the reach of the squares next to `sq`.
 static KING_ZONE_REACH: [Reach; 64] = {
     let mut t = [Reach {
