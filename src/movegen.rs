@@ -41,8 +41,10 @@ pub const MAX_MOVES: usize = 1104;
 
 /// Receives generated moves as target sets.
 pub trait Sink {
-    /// Moves of the piece on `from` to each square of `targets`; those in `enemies` capture.
-    fn piece_moves(&mut self, from: Square, targets: Bitboard, enemies: Bitboard);
+    /// Moves of the piece of `kind` on `from` to each square of `targets`; those in `enemies`
+    /// capture. The generator passes `kind` as a constant, so a sink that plays the moves
+    /// (perft's depth-2 pass) is compiled per piece kind.
+    fn piece_moves(&mut self, kind: PieceKind, from: Square, targets: Bitboard, enemies: Bitboard);
     /// The moves of a group of pawns, as the squares they reach (see [`PawnTargets`]).
     fn pawns(&mut self, t: &PawnTargets);
     /// One move (en passant, castling).
@@ -55,7 +57,7 @@ pub struct Counter(pub u64);
 
 impl Sink for Counter {
     #[inline(always)]
-    fn piece_moves(&mut self, _: Square, targets: Bitboard, _: Bitboard) {
+    fn piece_moves(&mut self, _: PieceKind, _: Square, targets: Bitboard, _: Bitboard) {
         self.0 += targets.count() as u64;
     }
     /// Pushes and double pushes land on empty squares of different ranks and captures on
@@ -176,7 +178,7 @@ impl Push for MoveList {
 
 impl<T: Push> Sink for T {
     #[inline(always)]
-    fn piece_moves(&mut self, from: Square, targets: Bitboard, enemies: Bitboard) {
+    fn piece_moves(&mut self, _: PieceKind, from: Square, targets: Bitboard, enemies: Bitboard) {
         for to in targets & enemies {
             self.push(Move::new(from, to, MoveKind::Capture));
         }
@@ -187,40 +189,19 @@ impl<T: Push> Sink for T {
 
     #[inline(always)]
     fn pawns(&mut self, t: &PawnTargets) {
-        let last = t.last;
-        push_pawn_moves(self, t.single - last, t.up, MoveKind::Quiet);
-        push_pawn_moves(self, t.double, 2 * t.up, MoveKind::DoublePush);
-        push_pawn_moves(self, t.east - last, t.up_east, MoveKind::Capture);
-        push_pawn_moves(self, t.west - last, t.up_west, MoveKind::Capture);
-        if ((t.single | t.east | t.west) & last).any() {
-            push_promotions(self, t.single & last, t.up, false);
-            push_promotions(self, t.east & last, t.up_east, true);
-            push_promotions(self, t.west & last, t.up_west, true);
-        }
+        t.for_each(|from, to, kind, promoted| {
+            self.push(match kind {
+                MoveKind::Promotion | MoveKind::PromotionCapture => {
+                    Move::promotion(from, to, promoted, kind == MoveKind::PromotionCapture)
+                }
+                _ => Move::new(from, to, kind),
+            })
+        });
     }
 
     #[inline(always)]
     fn single(&mut self, mv: Move) {
         self.push(mv);
-    }
-}
-
-/// Pawn moves of one `kind`, each from `to - delta` to a square `to` of `targets`.
-#[inline(always)]
-fn push_pawn_moves<T: Push>(sink: &mut T, targets: Bitboard, delta: i8, kind: MoveKind) {
-    for to in targets {
-        sink.push(Move::new(to.offset(-delta), to, kind));
-    }
-}
-
-/// Promotions (4 per target, queen first), each from `to - delta` to a square of `targets`.
-#[inline(always)]
-fn push_promotions<T: Push>(sink: &mut T, targets: Bitboard, delta: i8, capture: bool) {
-    for to in targets {
-        let from = to.offset(-delta);
-        for piece in PROMOTION_PIECES {
-            sink.push(Move::promotion(from, to, piece, capture));
-        }
     }
 }
 
@@ -238,6 +219,55 @@ pub struct PawnTargets {
     pub up_east: i8,
     pub up_west: i8,
     pub last: Bitboard,
+}
+
+impl PawnTargets {
+    /// Calls `f(from, to, kind, promoted)` for each move, pushes first, then double pushes and
+    /// captures, then promotions (four per square, queen first; `promoted` means nothing for
+    /// the other kinds). Inlined, each call site gets its `kind` as a constant.
+    #[inline(always)]
+    pub fn for_each<F: FnMut(Square, Square, MoveKind, PieceKind)>(&self, mut f: F) {
+        // One call per group (not a loop over an array of them), so that `kind` stays a
+        // constant at each.
+        #[inline(always)]
+        fn group<F: FnMut(Square, Square, MoveKind, PieceKind)>(
+            f: &mut F,
+            targets: Bitboard,
+            delta: i8,
+            kind: MoveKind,
+        ) {
+            for to in targets {
+                let from = to.offset(-delta);
+                if matches!(kind, MoveKind::Promotion | MoveKind::PromotionCapture) {
+                    for piece in PROMOTION_PIECES {
+                        f(from, to, kind, piece);
+                    }
+                } else {
+                    f(from, to, kind, PieceKind::Pawn);
+                }
+            }
+        }
+        let last = self.last;
+        group(&mut f, self.single - last, self.up, MoveKind::Quiet);
+        group(&mut f, self.double, 2 * self.up, MoveKind::DoublePush);
+        group(&mut f, self.east - last, self.up_east, MoveKind::Capture);
+        group(&mut f, self.west - last, self.up_west, MoveKind::Capture);
+        if ((self.single | self.east | self.west) & last).any() {
+            group(&mut f, self.single & last, self.up, MoveKind::Promotion);
+            group(
+                &mut f,
+                self.east & last,
+                self.up_east,
+                MoveKind::PromotionCapture,
+            );
+            group(
+                &mut f,
+                self.west & last,
+                self.up_west,
+                MoveKind::PromotionCapture,
+            );
+        }
+    }
 }
 
 /// Pawn geometry for one side.
@@ -333,7 +363,7 @@ fn generate_for<S: Sliders, K: Sink, const LEGAL: bool, const WHITE: bool>(
     let own = pos.color(us);
     let enemies = pos.color(them);
     if !LEGAL {
-        sink.piece_moves(ksq, attacks::king(ksq) - own, enemies);
+        sink.piece_moves(PieceKind::King, ksq, attacks::king(ksq) - own, enemies);
         let checkers = pos.checkers();
         pieces::<S, K, false, WHITE, false>(pos, sink, checkers, Bitboard::EMPTY);
         if checkers.is_empty() && (pos.castling_rooks() & own).any() {
@@ -367,7 +397,7 @@ fn generate_for<S: Sliders, K: Sink, const LEGAL: bool, const WHITE: bool>(
             attacks::king_zone_reach(ksq),
             without_king,
         );
-        sink.piece_moves(ksq, safe, enemies);
+        sink.piece_moves(PieceKind::King, ksq, safe, enemies);
     }
 
     if checkers.is_empty() {
@@ -403,25 +433,36 @@ fn pieces<S: Sliders, K: Sink, const LEGAL: bool, const WHITE: bool, const CHECK
     let free = own - pinned;
 
     for from in pos.kind(PieceKind::Knight) & free {
-        sink.piece_moves(from, attacks::knight(from) & targets, enemies);
+        sink.piece_moves(
+            PieceKind::Knight,
+            from,
+            attacks::knight(from) & targets,
+            enemies,
+        );
     }
     let queens = pos.kind(PieceKind::Queen);
     let diagonal = (pos.kind(PieceKind::Bishop) | queens) & own;
     let straight = (pos.kind(PieceKind::Rook) | queens) & own;
+    // A queen moves in both loops; its kind is a select, not a branch, and a sink that does
+    // not read it (the counter) does not compute it.
+    let diagonal_kind = |from| slider_kind(queens, from, PieceKind::Bishop);
+    let straight_kind = |from| slider_kind(queens, from, PieceKind::Rook);
     for from in diagonal - pinned {
-        sink.piece_moves(from, S::bishop(from, occupied) & targets, enemies);
+        let t = S::bishop(from, occupied) & targets;
+        sink.piece_moves(diagonal_kind(from), from, t, enemies);
     }
     for from in straight - pinned {
-        sink.piece_moves(from, S::rook(from, occupied) & targets, enemies);
+        let t = S::rook(from, occupied) & targets;
+        sink.piece_moves(straight_kind(from), from, t, enemies);
     }
     if LEGAL && !CHECK {
         for from in diagonal & pinned {
             let t = S::bishop(from, occupied) & targets & attacks::line(ksq, from);
-            sink.piece_moves(from, t, enemies);
+            sink.piece_moves(diagonal_kind(from), from, t, enemies);
         }
         for from in straight & pinned {
             let t = S::rook(from, occupied) & targets & attacks::line(ksq, from);
-            sink.piece_moves(from, t, enemies);
+            sink.piece_moves(straight_kind(from), from, t, enemies);
         }
     }
 
@@ -444,6 +485,16 @@ fn pieces<S: Sliders, K: Sink, const LEGAL: bool, const WHITE: bool, const CHECK
                 sink.single(Move::new(from, ep, MoveKind::EnPassant));
             }
         }
+    }
+}
+
+/// The kind of the slider on `from`: a queen if it is one of `queens`, else `kind`.
+#[inline(always)]
+fn slider_kind(queens: Bitboard, from: Square, kind: PieceKind) -> PieceKind {
+    if queens.contains(from) {
+        PieceKind::Queen
+    } else {
+        kind
     }
 }
 
@@ -505,7 +556,7 @@ fn king_moves_and_castling<S: Sliders, K: Sink>(
         }
     }
     let safe = pos.without_slider_attacks::<S>(targets, !us, reach, occupied ^ ksq_bb);
-    sink.piece_moves(ksq, safe & steps, pos.color(!us));
+    sink.piece_moves(PieceKind::King, ksq, safe & steps, pos.color(!us));
     for (open, path) in [(open_a, a), (open_b, b)] {
         let legal = open
             && if path.rook_screens {

@@ -1,10 +1,11 @@
 //! Perft: the number of leaf nodes of the legal move tree to a fixed depth.
 
 use crate::attacks::Sliders;
-use crate::movegen::{self, MoveList, Push};
+use crate::bitboard::Bitboard;
+use crate::movegen::{self, MoveList, PawnTargets, Sink};
 use crate::position::{Board, CastlePaths, Position};
 use crate::tt::Table;
-use crate::types::Move;
+use crate::types::{Move, MoveKind, PieceKind, Square};
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -178,7 +179,10 @@ mod v3 {
 
 /// Perft's last two plies in one pass: each move the generator produces is played on a copy of
 /// the board (no square-by-square board, key or undo) and its replies are counted there, with
-/// no move list in between.
+/// no move list in between. The moves are never encoded: each is played by the player for its
+/// kind of move, with the moving piece as the generator gives it, so no move kind is decoded
+/// and no moving piece looked up (531.9M -> 518.9M instructions on the six positions one ply
+/// shallower; on position 3, a fifth fewer mispredicted branches).
 struct ReplyCounter<'a, S, B> {
     pos: &'a Position,
     child: Board,
@@ -186,12 +190,48 @@ struct ReplyCounter<'a, S, B> {
     build: PhantomData<(S, B)>,
 }
 
-impl<S: Sliders, B: Build> Push for ReplyCounter<'_, S, B> {
+impl<S: Sliders, B: Build> ReplyCounter<'_, S, B> {
+    /// Counts the replies to the move `play` plays on a copy of the board.
     #[inline(always)]
-    fn push(&mut self, mv: Move) {
+    fn count_after(&mut self, play: impl FnOnce(&Position, &mut Board)) {
         self.child.clone_from(self.pos.board());
-        self.pos.play_on(mv, &mut self.child);
+        play(self.pos, &mut self.child);
         self.nodes += B::count::<S>(&self.child, self.pos.castle_path_table());
+    }
+}
+
+impl<S: Sliders, B: Build> Sink for ReplyCounter<'_, S, B> {
+    #[inline(always)]
+    fn piece_moves(&mut self, kind: PieceKind, from: Square, targets: Bitboard, enemies: Bitboard) {
+        for to in targets & enemies {
+            self.count_after(|pos, b| pos.play_piece_move_on(kind, from, to, true, b));
+        }
+        for to in targets - enemies {
+            self.count_after(|pos, b| pos.play_piece_move_on(kind, from, to, false, b));
+        }
+    }
+
+    #[inline(always)]
+    fn pawns(&mut self, t: &PawnTargets) {
+        t.for_each(|from, to, kind, promoted| {
+            self.count_after(|pos, b| match kind {
+                MoveKind::DoublePush => pos.play_double_push_on(from, to, b),
+                MoveKind::Promotion | MoveKind::PromotionCapture => {
+                    let capture = kind == MoveKind::PromotionCapture;
+                    pos.play_promotion_on(from, to, promoted, capture, b);
+                }
+                _ => {
+                    let capture = kind == MoveKind::Capture;
+                    pos.play_piece_move_on(PieceKind::Pawn, from, to, capture, b);
+                }
+            })
+        });
+    }
+
+    /// En passant and castling, played by the general player.
+    #[inline(always)]
+    fn single(&mut self, mv: Move) {
+        self.count_after(|pos, b| pos.play_on(mv, b));
     }
 }
 

@@ -186,59 +186,115 @@ impl Position {
     /// Plays `mv` on `b`, which must be a copy of this position's board: [`Position::board_after`]
     /// in place. Perft's loop uses this form so that the generator reads the board where the
     /// move was written (a copy of a freshly written board stalls on store forwarding).
+    ///
+    /// Each kind of move has its own player below; the depth-2 pass calls those directly, with
+    /// the moving piece and the kind of move known where the generator produced them.
     #[inline(always)]
     pub fn play_on(&self, mv: Move, b: &mut Board) {
-        let us = b.side;
-        let them = !us;
         let (from, to) = (mv.from(), mv.to());
-        let (fb, tb) = (Bitboard::from_square(from), Bitboard::from_square(to));
         let Some(piece) = self.squares[from.index()] else {
             debug_assert!(false, "play_on: no piece on {from}");
             return;
         };
-        b.ep = None;
         match mv.kind() {
-            MoveKind::Quiet => b.shift_piece(piece.kind, us, from, to),
-            MoveKind::Capture => {
-                if let Some(victim) = self.squares[to.index()] {
-                    b.by_kind[victim.kind.index()] ^= tb;
-                    b.by_color[them.index()] ^= tb;
-                }
-                b.shift_piece(piece.kind, us, from, to);
-            }
-            MoveKind::DoublePush => {
-                b.by_kind[PieceKind::Pawn.index()] ^= fb | tb;
-                b.by_color[us.index()] ^= fb | tb;
-                b.ep = b.ep_after_double_push(from);
-            }
+            MoveKind::Quiet => self.play_piece_move_on(piece.kind, from, to, false, b),
+            MoveKind::Capture => self.play_piece_move_on(piece.kind, from, to, true, b),
+            MoveKind::DoublePush => self.play_double_push_on(from, to, b),
             MoveKind::EnPassant => {
+                let us = b.side;
+                let (fb, tb) = (Bitboard::from_square(from), Bitboard::from_square(to));
                 let vb = Bitboard::from_square(to.offset(-us.forward()));
                 b.by_kind[PieceKind::Pawn.index()] ^= fb | tb | vb;
                 b.by_color[us.index()] ^= fb | tb;
-                b.by_color[them.index()] ^= vb;
+                b.by_color[(!us).index()] ^= vb;
+                finish(b, from, to, false, None);
             }
             MoveKind::Promotion | MoveKind::PromotionCapture => {
-                if let Some(victim) = self.squares[to.index()] {
-                    b.by_kind[victim.kind.index()] ^= tb;
-                    b.by_color[them.index()] ^= tb;
-                }
                 let promoted = mv.promotion_piece().unwrap_or(PieceKind::Queen);
-                b.by_kind[PieceKind::Pawn.index()] ^= fb;
-                b.by_kind[promoted.index()] ^= tb;
-                b.by_color[us.index()] ^= fb | tb;
+                let capture = mv.kind() == MoveKind::PromotionCapture;
+                self.play_promotion_on(from, to, promoted, capture, b);
             }
             MoveKind::Castle => {
                 // Exclusive-or moves both pieces right even when, in Chess960, the king lands
                 // where the rook stood or the rook where the king stood.
+                let us = b.side;
+                let (fb, tb) = (Bitboard::from_square(from), Bitboard::from_square(to));
                 let kb = Bitboard::from_square(mv.castle_king_to());
                 let rb = Bitboard::from_square(mv.castle_rook_to());
                 b.by_kind[PieceKind::King.index()] ^= fb ^ kb;
                 b.by_kind[PieceKind::Rook.index()] ^= tb ^ rb;
                 b.by_color[us.index()] ^= fb ^ tb ^ kb ^ rb;
                 b.kings[us.index()] = mv.castle_king_to();
+                finish(b, from, to, true, None);
             }
         }
-        b.castling = b.rights_after(from, to, piece.kind == PieceKind::King);
-        b.side = them;
     }
+
+    /// [`Position::play_on`] for a move of the piece of `kind` from `from` to `to` that is no
+    /// pawn's double push, en passant, promotion or castling; `capture` if `to` holds an enemy
+    /// piece. Called with `kind` and `capture` as constants, it compiles to a few exclusive-ors.
+    #[inline(always)]
+    pub(crate) fn play_piece_move_on(
+        &self,
+        kind: PieceKind,
+        from: Square,
+        to: Square,
+        capture: bool,
+        b: &mut Board,
+    ) {
+        if capture {
+            self.take_on(to, b);
+        }
+        b.shift_piece(kind, b.side, from, to);
+        finish(b, from, to, kind == PieceKind::King, None);
+    }
+
+    /// [`Position::play_on`] for a pawn's double push from `from` to `to`.
+    #[inline(always)]
+    pub(crate) fn play_double_push_on(&self, from: Square, to: Square, b: &mut Board) {
+        let ep = b.ep_after_double_push(from);
+        b.shift_piece(PieceKind::Pawn, b.side, from, to);
+        finish(b, from, to, false, ep);
+    }
+
+    /// [`Position::play_on`] for a pawn's promotion to `promoted` on `to`; `capture` if `to`
+    /// holds an enemy piece.
+    #[inline(always)]
+    pub(crate) fn play_promotion_on(
+        &self,
+        from: Square,
+        to: Square,
+        promoted: PieceKind,
+        capture: bool,
+        b: &mut Board,
+    ) {
+        if capture {
+            self.take_on(to, b);
+        }
+        let us = b.side;
+        let (fb, tb) = (Bitboard::from_square(from), Bitboard::from_square(to));
+        b.by_kind[PieceKind::Pawn.index()] ^= fb;
+        b.by_kind[promoted.index()] ^= tb;
+        b.by_color[us.index()] ^= fb | tb;
+        finish(b, from, to, false, None);
+    }
+
+    /// Removes from `b` the enemy piece this position has on `to`.
+    #[inline(always)]
+    fn take_on(&self, to: Square, b: &mut Board) {
+        if let Some(victim) = self.squares[to.index()] {
+            let tb = Bitboard::from_square(to);
+            b.by_kind[victim.kind.index()] ^= tb;
+            b.by_color[victim.color.index()] ^= tb;
+        }
+    }
+}
+
+/// The state every move player sets last: the en-passant square `ep`, the castling rights left
+/// after a move from `from` to `to` (`king_moves` if the king moved), the side to move.
+#[inline(always)]
+fn finish(b: &mut Board, from: Square, to: Square, king_moves: bool, ep: Option<Square>) {
+    b.ep = ep;
+    b.castling = b.rights_after(from, to, king_moves);
+    b.side = !b.side;
 }
