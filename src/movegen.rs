@@ -280,6 +280,9 @@ struct PawnDirs {
     /// The rank pawns double-push from, and the rank they promote from (as bitboards).
     start_rank: Bitboard,
     promo_from: Bitboard,
+    /// Whether the capture towards the h-file runs along a diagonal (south-west to
+    /// north-east: White's) rather than an anti-diagonal (Black's).
+    east_on_diagonal: bool,
 }
 
 #[inline(always)]
@@ -291,6 +294,7 @@ const fn pawn_dirs(us: Color) -> PawnDirs {
             up_west: 7,
             start_rank: Bitboard::rank(1),
             promo_from: Bitboard::rank(6),
+            east_on_diagonal: true,
         },
         Color::Black => PawnDirs {
             up: -8,
@@ -298,23 +302,33 @@ const fn pawn_dirs(us: Color) -> PawnDirs {
             up_west: -9,
             start_rank: Bitboard::rank(6),
             promo_from: Bitboard::rank(1),
+            east_on_diagonal: false,
         },
     }
 }
 
-/// Pawn moves for the pawns in `pawns`, all targets restricted to `mask` (check and pin masks).
+/// Which pawns may make each kind of pawn move: `push` (single and double), capture towards the
+/// h-file (`east`) and towards the a-file (`west`).
+#[derive(Clone, Copy)]
+struct PawnMovers {
+    push: Bitboard,
+    east: Bitboard,
+    west: Bitboard,
+}
+
+/// The moves of the pawns in `movers`, all targets restricted to `mask` (the evasion mask).
 #[inline(always)]
 fn pawn_moves<K: Sink>(
     sink: &mut K,
     d: &PawnDirs,
-    pawns: Bitboard,
+    movers: PawnMovers,
     empty: Bitboard,
     enemies: Bitboard,
     mask: Bitboard,
 ) {
-    let east = (pawns - Bitboard::FILE_H).shift(d.up_east) & enemies & mask;
-    let west = (pawns - Bitboard::FILE_A).shift(d.up_west) & enemies & mask;
-    let single = pawns.shift(d.up) & empty;
+    let east = (movers.east - Bitboard::FILE_H).shift(d.up_east) & enemies & mask;
+    let west = (movers.west - Bitboard::FILE_A).shift(d.up_west) & enemies & mask;
+    let single = movers.push.shift(d.up) & empty;
     let double = (single & (d.start_rank.shift(d.up))).shift(d.up) & empty & mask;
     sink.pawns(&PawnTargets {
         single: single & mask,
@@ -466,17 +480,34 @@ fn pieces<S: Sliders, K: Sink, const LEGAL: bool, const WHITE: bool, const CHECK
         }
     }
 
-    // Pawns: unpinned ones all at once; each pinned one along its pin line.
+    // Pawns, all at once. A pinned pawn stays on its pin line: it pushes if pinned along its
+    // file and captures one way if pinned along that diagonal (only the pinner can stand
+    // there), never if pinned along its rank. Which line through the king it stands on says
+    // which, so the pinned pawns join the free ones in each kind of move they may make.
     let d = pawn_dirs(us);
     let pawns = pos.pieces(us, PieceKind::Pawn);
-    let empty = !occupied;
-    pawn_moves(sink, &d, pawns - pinned, empty, enemies, mask);
-    if LEGAL && !CHECK {
-        for from in pawns & pinned {
-            let line = attacks::line(ksq, from);
-            pawn_moves(sink, &d, Bitboard::from_square(from), empty, enemies, line);
+    let free_pawns = pawns - pinned;
+    let pinned_pawns = pawns & pinned;
+    let movers = if LEGAL && !CHECK && pinned_pawns.any() {
+        let (diagonal, anti) = (attacks::diagonal(ksq), attacks::anti_diagonal(ksq));
+        let (east_line, west_line) = if d.east_on_diagonal {
+            (diagonal, anti)
+        } else {
+            (anti, diagonal)
+        };
+        PawnMovers {
+            push: free_pawns | (pinned_pawns & Bitboard::file(ksq.file())),
+            east: free_pawns | (pinned_pawns & east_line),
+            west: free_pawns | (pinned_pawns & west_line),
         }
-    }
+    } else {
+        PawnMovers {
+            push: free_pawns,
+            east: free_pawns,
+            west: free_pawns,
+        }
+    };
+    pawn_moves(sink, &d, movers, !occupied, enemies, mask);
 
     if let Some(ep) = pos.ep_square() {
         let victim = ep.offset(-d.up);

@@ -87,6 +87,29 @@ fn between_and_line_match_brute_force() {
 }
 
 #[test]
+fn diagonals_match_brute_force() {
+    for a in Square::ALL {
+        let (mut diagonal, mut anti) = (Bitboard::EMPTY, Bitboard::EMPTY);
+        for b in Square::ALL {
+            let (fa, ra, fb, rb) = (
+                a.file() as i32,
+                a.rank() as i32,
+                b.file() as i32,
+                b.rank() as i32,
+            );
+            if fb - fa == rb - ra {
+                diagonal |= Bitboard::from_square(b);
+            }
+            if fb - fa == ra - rb {
+                anti |= Bitboard::from_square(b);
+            }
+        }
+        assert_eq!(attacks::diagonal(a), diagonal, "diagonal {a}");
+        assert_eq!(attacks::anti_diagonal(a), anti, "anti-diagonal {a}");
+    }
+}
+
+#[test]
 fn king_zone_reach_matches_brute_force() {
     // A slider on `s` may attack a square next to the king on `k` (on an empty board) exactly
     // when it shares a rank or file (rook) or a diagonal (bishop) with such a square.
