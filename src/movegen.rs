@@ -49,6 +49,13 @@ pub trait Sink {
     fn pawns(&mut self, t: &PawnTargets);
     /// One move (en passant, castling).
     fn single(&mut self, mv: Move);
+    /// Whether this sink only adds up target sets and can take a set back
+    /// ([`Sink::retract`]): then the generator counts knights and sliders as if none were
+    /// pinned, so that their lookups need not wait for the pin walk, and takes back the pinned
+    /// ones' impossible moves afterwards.
+    const TOTALS: bool = false;
+    /// Takes back moves added before (only called when [`Sink::TOTALS`]).
+    fn retract(&mut self, _targets: Bitboard) {}
 }
 
 /// Counts moves without listing them: perft's last ply.
@@ -75,6 +82,11 @@ impl Sink for Counter {
     #[inline(always)]
     fn single(&mut self, _: Move) {
         self.0 += 1;
+    }
+    const TOTALS: bool = true;
+    #[inline(always)]
+    fn retract(&mut self, targets: Bitboard) {
+        self.0 -= targets.count() as u64;
     }
 }
 
@@ -444,9 +456,14 @@ fn pieces<S: Sliders, K: Sink, const LEGAL: bool, const WHITE: bool, const CHECK
         Bitboard::FULL
     };
     let targets = mask - own;
-    let free = own - pinned;
+    // Knights and sliders. A sink that only adds up (`K::TOTALS`, the counter) gets them all as
+    // if none were pinned, and the pinned ones' impossible moves are taken back below: then the
+    // lookups do not wait for the pin walk, which they did through the set of pieces to visit
+    // (`perft --bench` 1.03x). Other sinks skip the pinned pieces here.
+    let totals = LEGAL && K::TOTALS;
+    let skipped = if totals { Bitboard::EMPTY } else { pinned };
 
-    for from in pos.kind(PieceKind::Knight) & free {
+    for from in pos.kind(PieceKind::Knight) & (own - skipped) {
         sink.piece_moves(
             PieceKind::Knight,
             from,
@@ -461,15 +478,37 @@ fn pieces<S: Sliders, K: Sink, const LEGAL: bool, const WHITE: bool, const CHECK
     // not read it (the counter) does not compute it.
     let diagonal_kind = |from| slider_kind(queens, from, PieceKind::Bishop);
     let straight_kind = |from| slider_kind(queens, from, PieceKind::Rook);
-    for from in diagonal - pinned {
+    for from in diagonal - skipped {
         let t = S::bishop(from, occupied) & targets;
         sink.piece_moves(diagonal_kind(from), from, t, enemies);
     }
-    for from in straight - pinned {
+    for from in straight - skipped {
         let t = S::rook(from, occupied) & targets;
         sink.piece_moves(straight_kind(from), from, t, enemies);
     }
-    if LEGAL && !CHECK {
+    if totals && pinned.any() {
+        // A pinned knight cannot move; a pinned slider only along its pin line, and not at all
+        // in check.
+        for from in pos.kind(PieceKind::Knight) & pinned {
+            sink.retract(attacks::knight(from) & targets);
+        }
+        for from in diagonal & pinned {
+            let t = S::bishop(from, occupied) & targets;
+            sink.retract(if CHECK {
+                t
+            } else {
+                t - attacks::line(ksq, from)
+            });
+        }
+        for from in straight & pinned {
+            let t = S::rook(from, occupied) & targets;
+            sink.retract(if CHECK {
+                t
+            } else {
+                t - attacks::line(ksq, from)
+            });
+        }
+    } else if LEGAL && !CHECK && !totals {
         for from in diagonal & pinned {
             let t = S::bishop(from, occupied) & targets & attacks::line(ksq, from);
             sink.piece_moves(diagonal_kind(from), from, t, enemies);
