@@ -13,7 +13,9 @@
 //! are masked by the checking line (the checker and the squares between it and the king), and
 //! pinned pieces cannot move (that body is compiled apart, so the common one carries no mask); in
 //! double check only the king moves. *Pinned pieces*: their targets are masked by the line
-//! through the king and the piece. *King moves*: the squares attacked by enemy pawns, knights and
+//! through the king and the piece (pinned pawns: by which line through the king they stand on,
+//! all at once; a counting sink takes pinned knights' and sliders' moves back instead, see
+//! [`Sink::TOTALS`]). *King moves*: the squares attacked by enemy pawns, knights and
 //! king are removed at once; then each enemy slider that could reach a square next to the king
 //! and lines up with a remaining target removes its attacks, taken through the occupancy without
 //! the king so that the king cannot hide behind itself. *En
