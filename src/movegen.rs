@@ -488,36 +488,22 @@ fn pieces<S: Sliders, K: Sink, const LEGAL: bool, const WHITE: bool, const CHECK
         let t = S::rook(from, occupied) & targets;
         sink.piece_moves(straight_kind(from), from, t, enemies);
     }
-    if totals && pinned.any() {
-        // A pinned knight cannot move; a pinned slider only along its pin line, and not at all
-        // in check.
-        for from in pos.kind(PieceKind::Knight) & pinned {
-            sink.retract(attacks::knight(from) & targets);
+    // Pinned pieces: in check none can move; otherwise a pinned knight cannot, a pinned slider
+    // only along its pin line. The counter had them all above and takes back what they cannot
+    // do; other sinks get what they can.
+    if LEGAL && (totals || !CHECK) && pinned.any() {
+        if totals {
+            for from in pos.kind(PieceKind::Knight) & pinned {
+                sink.retract(attacks::knight(from) & targets);
+            }
         }
         for from in diagonal & pinned {
             let t = S::bishop(from, occupied) & targets;
-            sink.retract(if CHECK {
-                t
-            } else {
-                t - attacks::line(ksq, from)
-            });
+            pinned_slider_moves::<K, CHECK>(sink, diagonal_kind(from), from, t, ksq, enemies);
         }
         for from in straight & pinned {
             let t = S::rook(from, occupied) & targets;
-            sink.retract(if CHECK {
-                t
-            } else {
-                t - attacks::line(ksq, from)
-            });
-        }
-    } else if LEGAL && !CHECK && !totals {
-        for from in diagonal & pinned {
-            let t = S::bishop(from, occupied) & targets & attacks::line(ksq, from);
-            sink.piece_moves(diagonal_kind(from), from, t, enemies);
-        }
-        for from in straight & pinned {
-            let t = S::rook(from, occupied) & targets & attacks::line(ksq, from);
-            sink.piece_moves(straight_kind(from), from, t, enemies);
+            pinned_slider_moves::<K, CHECK>(sink, straight_kind(from), from, t, ksq, enemies);
         }
     }
 
@@ -557,6 +543,30 @@ fn pieces<S: Sliders, K: Sink, const LEGAL: bool, const WHITE: bool, const CHECK
                 sink.single(Move::new(from, ep, MoveKind::EnPassant));
             }
         }
+    }
+}
+
+/// The moves of a pinned slider of `kind` on `from` whose targets, pin ignored, are `moves`:
+/// those along the line through it and the king on `ksq` (none in check). A sink that only
+/// adds up ([`Sink::TOTALS`]) was given all of `moves` and takes back the rest.
+#[inline(always)]
+fn pinned_slider_moves<K: Sink, const CHECK: bool>(
+    sink: &mut K,
+    kind: PieceKind,
+    from: Square,
+    moves: Bitboard,
+    ksq: Square,
+    enemies: Bitboard,
+) {
+    let legal = if CHECK {
+        Bitboard::EMPTY
+    } else {
+        moves & attacks::line(ksq, from)
+    };
+    if K::TOTALS {
+        sink.retract(moves - legal);
+    } else {
+        sink.piece_moves(kind, from, legal, enemies);
     }
 }
 
