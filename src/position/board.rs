@@ -14,7 +14,13 @@ use crate::types::{Color, PieceKind, Square};
 /// Piece placement by kind and colour, side to move, castling rights (as the set of
 /// castling-rook squares, so Chess960 needs no other representation), en-passant square, and
 /// the two king squares.
+///
+/// Aligned to 16 bytes: perft's last ply copies a `Board` for every move with five 16-byte
+/// loads and stores, and at the 8-byte alignment its fields ask for, one of each four crossed a
+/// cache line (six positions one ply shallower, 30 alternating rounds: 1.021x on the sums of
+/// per-position minimums, every position faster, 1.027x on the 10th percentiles).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[repr(align(16))]
 pub struct Board {
     pub(super) by_kind: [Bitboard; 6],
     pub(super) by_color: [Bitboard; 2],
