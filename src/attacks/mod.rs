@@ -263,33 +263,18 @@ pub fn bishop_empty(sq: Square) -> Bitboard {
     BISHOP_EMPTY[sq.index()]
 }
 
-/// `DIAGONALS[sq]`: the whole diagonal through `sq` from south-west to north-east, and the
-/// whole anti-diagonal from north-west to south-east, `sq` included in both.
-static DIAGONALS: [(Bitboard, Bitboard); 64] = {
-    let mut t = [(Bitboard::EMPTY, Bitboard::EMPTY); 64];
-    let mut s = 0;
-    while s < 64 {
-        let own = 1u64 << s;
-        // Directions 2 and 6 are north-east and south-west, 3 and 7 north-west and south-east.
-        t[s] = (
-            Bitboard(RAYS[2][s].0 | RAYS[6][s].0 | own),
-            Bitboard(RAYS[3][s].0 | RAYS[7][s].0 | own),
-        );
-        s += 1;
-    }
-    t
-};
-
-/// The diagonal through `sq` from the south-west to the north-east, `sq` included.
+/// The diagonal through `sq` from the south-west to the north-east, `sq` included: the two
+/// rays (`RAYS`) that make it up (directions 2 and 6).
 #[inline(always)]
 pub fn diagonal(sq: Square) -> Bitboard {
-    DIAGONALS[sq.index()].0
+    RAYS[2][sq.index()] | RAYS[6][sq.index()] | Bitboard::from_square(sq)
 }
 
-/// The anti-diagonal through `sq` from the north-west to the south-east, `sq` included.
+/// The anti-diagonal through `sq` from the north-west to the south-east, `sq` included: the
+/// two rays (`RAYS`) that make it up (directions 3 and 7).
 #[inline(always)]
 pub fn anti_diagonal(sq: Square) -> Bitboard {
-    DIAGONALS[sq.index()].1
+    RAYS[3][sq.index()] | RAYS[7][sq.index()] | Bitboard::from_square(sq)
 }
 
 /// Where a slider must stand to attack some square of a set on an empty board: the only

@@ -194,7 +194,9 @@ impl Position {
     /// waited on store forwarding at the head of every move's chain (1.022x-1.043x, see README).
     #[inline(always)]
     pub fn play_on(&self, mv: Move, b: &mut Board) {
+        let us = self.side_to_move();
         let (from, to) = (mv.from(), mv.to());
+        let (fb, tb) = (Bitboard::from_square(from), Bitboard::from_square(to));
         let Some(piece) = self.squares[from.index()] else {
             debug_assert!(false, "play_on: no piece on {from}");
             return;
@@ -204,8 +206,6 @@ impl Position {
             MoveKind::Capture => self.play_piece_move_on(piece.kind, from, to, true, b),
             MoveKind::DoublePush => self.play_double_push_on(from, to, b),
             MoveKind::EnPassant => {
-                let us = self.side_to_move();
-                let (fb, tb) = (Bitboard::from_square(from), Bitboard::from_square(to));
                 let vb = Bitboard::from_square(to.offset(-us.forward()));
                 b.by_kind[PieceKind::Pawn.index()] ^= fb | tb | vb;
                 b.by_color[us.index()] ^= fb | tb;
@@ -220,8 +220,6 @@ impl Position {
             MoveKind::Castle => {
                 // Exclusive-or moves both pieces right even when, in Chess960, the king lands
                 // where the rook stood or the rook where the king stood.
-                let us = self.side_to_move();
-                let (fb, tb) = (Bitboard::from_square(from), Bitboard::from_square(to));
                 let kb = Bitboard::from_square(mv.castle_king_to());
                 let rb = Bitboard::from_square(mv.castle_rook_to());
                 b.by_kind[PieceKind::King.index()] ^= fb ^ kb;
