@@ -386,6 +386,11 @@ struct Task {
 
 /// Splits the tree below `pos` into tasks: the root moves, then one ply deeper while there are
 /// fewer than 16 tasks per thread (and at least 3 plies left), so threads stay busy to the end.
+///
+/// Every pass takes a ply off the tasks' depth, so the loop ends within `depth` passes. An empty
+/// list ends it at once: a position without legal moves, or a tree whose every line ends in
+/// mate or stalemate a few plies down, has no tasks left to deepen (the deepening condition
+/// alone held for ever there).
 fn split<S: Sliders>(pos: &mut Position, depth: u32, threads: usize) -> Vec<Task> {
     let mut tasks: Vec<Task> = movegen::legal_moves::<S>(pos)
         .iter()
@@ -394,7 +399,7 @@ fn split<S: Sliders>(pos: &mut Position, depth: u32, threads: usize) -> Vec<Task
             depth: depth - 1,
         })
         .collect();
-    while tasks.len() < 16 * threads && tasks.iter().all(|t| t.depth >= 3) {
+    while !tasks.is_empty() && tasks.len() < 16 * threads && tasks.iter().all(|t| t.depth >= 3) {
         let mut next = Vec::with_capacity(tasks.len() * 32);
         for t in tasks {
             let undos: Vec<_> = t.path.iter().map(|&mv| (mv, pos.make(mv))).collect();

@@ -9,11 +9,17 @@ mod common;
 
 use perft::attacks::magic::Prng;
 use perft::movegen::legal_moves;
-use perft::perft::{Counting, perft};
+use perft::perft::{Counting, Options, perft, perft_with};
 use perft::{Magic, MoveKind, Position};
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Position as _};
+
+const TWO_THREADS: Options<'static> = Options {
+    counting: Counting::Bulk,
+    threads: 2,
+    table: None,
+};
 
 #[derive(Default, Debug)]
 struct Seen {
@@ -84,6 +90,14 @@ fn playout(fen: &str, chess960: bool, plies: u32, rng: &mut Prng, seen: &mut See
                     a,
                     b,
                     "perft {depth} differs after {history:?} from {fen}: {}",
+                    ours.to_fen()
+                );
+                // The threaded driver too (it splits the tree into tasks, see issue 18).
+                let threaded = perft_with::<Magic>(&ours, depth, TWO_THREADS);
+                assert_eq!(
+                    threaded,
+                    b,
+                    "perft {depth} with 2 threads differs after {history:?} from {fen}: {}",
                     ours.to_fen()
                 );
             }

@@ -4,7 +4,7 @@
 
 mod common;
 
-use perft::perft::{Counting, perft};
+use perft::perft::{Counting, Options, perft, perft_with};
 use perft::{Magic, Position, epd};
 use proptest::prelude::*;
 use std::process::{Command, Output, Stdio};
@@ -23,7 +23,14 @@ fn exercise(pos: Position) {
     let again = Position::from_fen_with(&fen, pos.is_chess960()).expect("printed FEN parses");
     assert_eq!(again, pos);
     let mut p = pos;
-    perft::<Magic>(&mut p, 2, Counting::Bulk);
+    let one = perft::<Magic>(&mut p, 2, Counting::Bulk);
+    // The threaded driver must return too, and agree (positions without moves among them).
+    let opts = Options {
+        counting: Counting::Bulk,
+        threads: 2,
+        table: None,
+    };
+    assert_eq!(perft_with::<Magic>(&p, 2, opts), one, "{fen}");
 }
 
 proptest! {
@@ -109,6 +116,8 @@ proptest! {
             Just("--classical".to_string()), Just("--max-nodes".to_string()), Just("--json".to_string()),
             Just("uci".to_string()), Just("3".to_string()), Just("-1".to_string()),
             Just("99999999999999999999".to_string()), Just("e2e4".to_string()),
+            Just("--threads".to_string()), Just("2".to_string()), Just("--hash".to_string()),
+            Just("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1".to_string()),
             "[ -~]{0,12}",
         ], 0..5)) {
         let refs: Vec<&str> = args.iter().map(String::as_str).collect();

@@ -1,0 +1,324 @@
+//! Trees that end: positions without a legal move (mate and stalemate, either side to move) and
+//! trees that die out a few plies down must give their count at once, with any number of
+//! threads, with and without a table, bulk or not, through the library and through every command
+//! of the binary. The threaded driver once deepened its task list for ever when that list was
+//! empty (issue 18), so every check here runs under a watchdog: a hang fails the test instead
+//! of stalling CI.
+
+mod common;
+
+use perft::attacks::magic::Prng;
+use perft::movegen::legal_moves;
+use perft::perft::{Counting, Options, divide_with, perft_with};
+use perft::tt::Table;
+use perft::{Classical, Magic, Position, Sliders};
+use proptest::prelude::*;
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess};
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// Runs `f` on another thread and fails if it has not returned within `secs` seconds.
+fn within<T: Send + 'static>(secs: u64, what: &str, f: impl FnOnce() -> T + Send + 'static) -> T {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(f());
+    });
+    match rx.recv_timeout(Duration::from_secs(secs)) {
+        Ok(v) => v,
+        Err(mpsc::RecvTimeoutError::Timeout) => panic!("{what}: no answer within {secs} s"),
+        Err(mpsc::RecvTimeoutError::Disconnected) => panic!("{what}: the check panicked"),
+    }
+}
+
+/// The binary with `args` and `stdin`, killed (and the test failed) after 60 s.
+fn perft_bin(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_perft"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("binary starts");
+    let mut input = child.stdin.take().expect("stdin is piped");
+    // A command that does not read its input may have exited already: ignore a closed pipe.
+    let _ = input.write_all(stdin.as_bytes());
+    drop(input);
+    let start = Instant::now();
+    loop {
+        match child.try_wait().expect("wait works") {
+            Some(_) => return child.wait_with_output().expect("output is read"),
+            None if start.elapsed() > Duration::from_secs(60) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("perft {args:?} did not return within 60 s");
+            }
+            None => std::thread::sleep(Duration::from_millis(5)),
+        }
+    }
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+const FOOLS_MATE_BLACK: &str = "rnbqkbnr/ppppp2p/5p2/6pQ/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 1 3";
+const STALEMATE_BLACK: &str = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1";
+
+#[test]
+fn every_count_in_the_file_is_shakmaty_s() {
+    let entries = common::suite("terminal.epd");
+    assert!(entries.len() >= 12);
+    for e in &entries {
+        let theirs: Chess = Fen::from_ascii(e.fen.as_bytes())
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap();
+        for &(depth, expected) in &e.counts {
+            assert_eq!(
+                shakmaty::perft(&theirs, depth) as u128,
+                expected,
+                "{} depth {depth}",
+                e.name()
+            );
+        }
+    }
+    // What the file is for: roots without moves for both sides, and trees dying at ply 2 and 3.
+    let dead_at = |e: &perft::epd::EpdEntry| e.counts.iter().find(|c| c.1 == 0).map(|c| c.0);
+    let white = |e: &perft::epd::EpdEntry| e.fen.split(' ').nth(1) == Some("w");
+    assert!(entries.iter().any(|e| dead_at(e) == Some(1) && white(e)));
+    assert!(entries.iter().any(|e| dead_at(e) == Some(1) && !white(e)));
+    assert!(entries.iter().any(|e| dead_at(e) == Some(2)));
+    assert!(entries.iter().any(|e| dead_at(e) == Some(3)));
+}
+
+/// Every count of the file under `opts`, and the divide's sum with it.
+fn check_file<S: Sliders>(opts: Options<'_>) {
+    for e in common::suite("terminal.epd") {
+        let pos = perft::suite::parse_position(&e, false).unwrap();
+        for &(depth, expected) in &e.counts {
+            let what = format!("{} depth {depth}, {} threads", e.name(), opts.threads);
+            assert_eq!(
+                perft_with::<S>(&pos, depth, opts) as u128,
+                expected,
+                "{what}"
+            );
+            let divided: u64 = divide_with::<S>(&pos, depth, opts)
+                .iter()
+                .map(|m| m.1)
+                .sum();
+            assert_eq!(divided as u128, expected, "divide, {what}");
+        }
+        // A tree that is dead at some depth stays dead down to the deepest depth accepted.
+        if e.counts.iter().any(|c| c.1 == 0) {
+            for depth in [7, 12, 33, 64] {
+                assert_eq!(perft_with::<S>(&pos, depth, opts), 0, "{}", e.name());
+            }
+        }
+    }
+}
+
+#[test]
+fn the_library_returns_with_any_thread_count_table_and_counting() {
+    within(120, "library counts", || {
+        let table = Table::new(0).unwrap(); // one bucket: every probe meets another position
+        for threads in [1, 2, 3, 4, 16, 64] {
+            for counting in [Counting::Bulk, Counting::NoBulk] {
+                for table in [None, Some(&table)] {
+                    let opts = Options {
+                        counting,
+                        threads,
+                        table,
+                    };
+                    check_file::<Magic>(opts);
+                }
+            }
+        }
+        check_file::<Classical>(Options {
+            counting: Counting::Bulk,
+            threads: 2,
+            table: None,
+        });
+    });
+}
+
+#[test]
+fn the_two_commands_of_the_report_print_zero() {
+    for (fen, depth) in [(FOOLS_MATE_BLACK, "4"), (STALEMATE_BLACK, "2")] {
+        let o = perft_bin(&["--fen", fen, "--depth", depth], "");
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        assert_eq!(text(&o.stdout), "0\n");
+    }
+}
+
+#[test]
+fn every_mode_of_the_binary_returns_on_a_dead_tree() {
+    let dies_at_3 = "8/8/8/8/1r6/1qp4p/K4r2/6kb w - - 0 1";
+    for fen in [FOOLS_MATE_BLACK, STALEMATE_BLACK, dies_at_3] {
+        for extra in [
+            &[][..],
+            &["--threads", "2"],
+            &["--threads", "7"],
+            &["--divide"],
+            &["--divide", "--threads", "3"],
+            &["--no-bulk"],
+            &["--no-bulk", "--threads", "5"],
+            &["--hash", "1"],
+            &["--hash", "1", "--threads", "2", "--divide"],
+            &["--classical"],
+            &["--compare", "--rounds", "1"],
+        ] {
+            for depth in ["1", "3", "6", "64"] {
+                let mut args = vec!["--fen", fen, "--depth", depth];
+                args.extend_from_slice(extra);
+                let o = perft_bin(&args, "");
+                assert!(o.status.success(), "{args:?}: {}", text(&o.stderr));
+                let out = text(&o.stdout);
+                if extra.contains(&"--divide") {
+                    assert!(
+                        out.ends_with("Nodes searched: 0\n") || depth == "1",
+                        "{out}"
+                    );
+                } else if !extra.contains(&"--compare") && depth != "1" {
+                    assert_eq!(out, "0\n", "{args:?}");
+                }
+            }
+        }
+        // The perftree form and UCI.
+        let o = perft_bin(&["6", fen], "");
+        assert!(o.status.success() && text(&o.stdout).ends_with("\n0\n"));
+        let o = perft_bin(
+            &["uci"],
+            &format!("position fen {fen}\ngo perft 5\ngo perft 64\nquit\n"),
+        );
+        let out = text(&o.stdout);
+        assert!(o.status.success(), "{out}");
+        assert_eq!(out.matches("Nodes searched: 0\n").count(), 2, "{out}");
+    }
+}
+
+#[test]
+fn a_suite_of_dead_trees_passes_with_the_default_thread_count() {
+    let path = common::data("terminal.epd");
+    let path = path.to_str().unwrap();
+    for extra in [
+        &[][..],
+        &["--threads", "4"],
+        &["--threads", "3", "--hash", "1"],
+        &["--no-bulk", "--threads", "2"],
+    ] {
+        let mut args = vec!["--suite", path];
+        args.extend_from_slice(extra);
+        let o = perft_bin(&args, "");
+        let out = text(&o.stdout);
+        assert!(o.status.success(), "{args:?}: {out}{}", text(&o.stderr));
+        assert!(
+            out.contains("12 positions: 70 checks passed, 0 failed"),
+            "{out}"
+        );
+    }
+}
+
+#[test]
+fn diff_returns_on_a_dead_tree() {
+    // Our own binary as the engine: both sides agree, at once.
+    let engine = format!("{} uci", env!("CARGO_BIN_EXE_perft"));
+    for fen in [FOOLS_MATE_BLACK, STALEMATE_BLACK] {
+        let o = perft_bin(
+            &["diff", "--engine", &engine, "--fen", fen, "--depth", "5"],
+            "",
+        );
+        let out = text(&o.stdout);
+        assert!(o.status.success(), "{out}{}", text(&o.stderr));
+        assert!(out.contains("both count 0 nodes"), "{out}");
+    }
+}
+
+/// A playout that looks for mate: most moves leave the opponent as few replies as possible, so
+/// games end in mate or stalemate within a few dozen plies. Returns every position on the way,
+/// the last one first if it has no legal move.
+fn hunting_playout(seed: u64) -> Vec<Position> {
+    let mut rng = Prng::new(seed);
+    let mut pos = Position::startpos();
+    let mut seen = vec![pos.clone()];
+    for _ in 0..300 {
+        let moves = legal_moves::<Magic>(&pos);
+        if moves.is_empty() {
+            break;
+        }
+        let mv = if rng.next_u64() % 5 == 0 {
+            moves[(rng.next_u64() % moves.len() as u64) as usize]
+        } else {
+            *moves
+                .iter()
+                .min_by_key(|&&m| {
+                    let mut next = pos.clone();
+                    next.make(m);
+                    legal_moves::<Magic>(&next).len() as u64 * 64 + rng.next_u64() % 64
+                })
+                .unwrap()
+        };
+        pos.make(mv);
+        seen.push(pos.clone());
+    }
+    seen.reverse();
+    seen
+}
+
+#[test]
+fn hunting_playouts_reach_mates_and_stalemates() {
+    let (mut mates, mut stalemates) = (0, 0);
+    for seed in 0..40 {
+        let last = &hunting_playout(seed)[0];
+        if legal_moves::<Magic>(last).is_empty() {
+            if last.in_check() {
+                mates += 1;
+            } else {
+                stalemates += 1;
+            }
+        }
+    }
+    // What the property test below runs on really contains both kinds of end.
+    assert!(
+        mates >= 5 && stalemates >= 5,
+        "{mates} mates, {stalemates} stalemates"
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// On the last dozen positions of a mate-hunting playout (the end itself among them), the
+    /// threaded count, with and without a one-bucket table, equals the single-threaded one.
+    #[test]
+    fn threaded_counts_equal_single_threaded_near_the_end_of_games(seed in any::<u64>()) {
+        let positions = hunting_playout(seed);
+        let table = Table::new(0).unwrap();
+        let result = within(60, "threaded counts", move || {
+            for pos in positions.iter().take(12) {
+                for depth in 0..=4 {
+                    let one = perft_with::<Magic>(pos, depth, Options::single(Counting::Bulk));
+                    if one > 3_000_000 {
+                        break;
+                    }
+                    for threads in [2, 3, 8] {
+                        for table in [None, Some(&table)] {
+                            let opts = Options { counting: Counting::Bulk, threads, table };
+                            let many = perft_with::<Magic>(pos, depth, opts);
+                            if many != one {
+                                return Err(format!(
+                                    "{} depth {depth}: {many} with {threads} threads, {one} with one",
+                                    pos.to_fen()
+                                ));
+                            }
+                        }
+                    }
+                }
+            }
+            Ok(())
+        });
+        prop_assert!(result.is_ok(), "{}", result.unwrap_err());
+    }
+}
