@@ -248,7 +248,7 @@ fn hunting_playout(seed: u64) -> Vec<Position> {
         if moves.is_empty() {
             break;
         }
-        let mv = if rng.next_u64() % 5 == 0 {
+        let mv = if rng.next_u64().is_multiple_of(5) {
             moves[(rng.next_u64() % moves.len() as u64) as usize]
         } else {
             *moves
