@@ -202,3 +202,64 @@ fn pext_counts_exactly_or_says_the_cpu_lacks_bmi2() {
         assert_bad_input(&["--sliders", "pext", "--depth", "4"], "BMI2");
     }
 }
+
+#[test]
+fn completions_for_every_shell_name_the_options() {
+    for (shell, marker) in [
+        ("bash", "complete -F _perft"),
+        ("zsh", "#compdef perft"),
+        ("fish", "complete -c perft"),
+    ] {
+        let o = perft(&["completions", shell]);
+        assert!(o.status.success(), "{shell}: {}", stderr(&o));
+        let out = stdout(&o);
+        assert!(out.contains(marker), "{shell}: {out}");
+        for option in [
+            "--fen",
+            "--depth",
+            "--suite",
+            "--threads",
+            "--hash",
+            "diff",
+            "uci",
+        ] {
+            assert!(
+                out.contains(option.trim_start_matches('-')),
+                "{shell} lacks {option}"
+            );
+        }
+    }
+    let o = perft(&["completions", "tcsh"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("invalid value 'tcsh'"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn man_page_is_roff_with_every_option() {
+    let o = perft(&["man"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains(".TH perft 1"), "{out}");
+    for section in [".SH NAME", ".SH SYNOPSIS", ".SH OPTIONS", ".SH SUBCOMMANDS"] {
+        assert!(out.contains(section), "lacks {section}");
+    }
+    for option in [
+        "\\-\\-suite",
+        "\\-\\-divide",
+        "\\-\\-max\\-nodes",
+        "perft\\-diff",
+    ] {
+        assert!(out.contains(option), "lacks {option}");
+    }
+}
+
+#[test]
+fn divide_at_depth_zero_is_the_position_itself() {
+    let o = perft(&["--depth", "0", "--divide"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "\nNodes searched: 1\n");
+}

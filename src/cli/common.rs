@@ -1,0 +1,223 @@
+//! What several commands share: the position and engine options, the one place the slider
+//! implementation is chosen, and the labels of speed figures.
+
+use anyhow::{Result, bail};
+use clap::ValueEnum;
+use perft::perft::{Counting, Options};
+use perft::tt::Table;
+use perft::{Classical, Magic, Position, Sliders};
+use std::process::ExitCode;
+use std::time::Duration;
+
+/// The deepest perft the tool accepts. Deep counts only finish in closed positions (one suite
+/// position is checked at depth 32); a count that could overflow the 64-bit node counter would
+/// take centuries at any speed, so that limit is never reached.
+pub const MAX_DEPTH: u32 = 64;
+
+/// The position and how it is counted: shared by the count, the suite and the comparison.
+#[derive(clap::Args, Debug)]
+pub struct Common {
+    /// Position in FEN (6 fields) or EPD form (4 fields); default: the start position.
+    #[arg(long, short = 'f')]
+    pub fen: Option<String>,
+
+    /// Moves in UCI notation to play from the position before counting (`--moves e2e4 e7e5`).
+    #[arg(long, num_args = 1.., value_name = "MOVE")]
+    pub moves: Vec<String>,
+
+    /// Make every move down to depth 0 instead of counting the last ply's moves.
+    #[arg(long)]
+    pub no_bulk: bool,
+
+    /// Slider attack implementation.
+    #[arg(long, value_enum, default_value_t = SliderChoice::Magic)]
+    pub sliders: SliderChoice,
+
+    /// Use the classical ray scan for sliders (same as `--sliders classical`).
+    #[arg(long, conflicts_with = "sliders")]
+    pub classical: bool,
+
+    /// Worker threads [default: every available core]. The tree is split at the root moves, and
+    /// deeper when there are few, so that all threads stay busy.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: Option<u32>,
+
+    /// Transposition table of this many MiB (0: none): perft counts of positions met again are
+    /// looked up instead of recounted. Speed is then reported as effective Mnps. The table's
+    /// memory is mapped before counting starts (by the `--threads` threads), which takes time in
+    /// proportion to its size: size it to the count.
+    #[arg(long, default_value_t = 0, value_name = "MB",
+          value_parser = clap::value_parser!(u32).range(0..=1 << 20))]
+    pub hash: u32,
+
+    /// Chess960 castling rules (`KQkq` read as X-FEN, castling printed as king takes rook).
+    /// Shredder-FEN castling letters (rook files) select them by themselves.
+    #[arg(long)]
+    pub chess960: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SliderChoice {
+    /// Magic bitboards (default).
+    Magic,
+    /// Classical ray scan.
+    Classical,
+    /// BMI2 PEXT lookups (x86-64 CPUs with BMI2: Intel since 2013, AMD fast since Zen 3).
+    Pext,
+}
+
+impl Common {
+    pub fn counting(&self) -> Counting {
+        if self.no_bulk {
+            Counting::NoBulk
+        } else {
+            Counting::Bulk
+        }
+    }
+
+    pub fn threads(&self) -> usize {
+        match self.threads {
+            Some(n) => n as usize,
+            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        }
+    }
+
+    /// The transposition table, built once, if `--hash` asks for one.
+    pub fn table(&self) -> Result<Option<Table>> {
+        if self.hash == 0 {
+            return Ok(None);
+        }
+        Ok(Some(Table::with_threads(
+            self.hash as usize,
+            self.threads(),
+        )?))
+    }
+
+    /// `--moves`, each argument split at white space (`--moves "e2e4 e7e5"` works too).
+    pub fn move_list(&self) -> Vec<&str> {
+        self.moves
+            .iter()
+            .flat_map(|m| m.split_ascii_whitespace())
+            .collect()
+    }
+
+    /// The position to count: `--fen` (default: the start position), then `--moves`.
+    pub fn position(&self) -> Result<Position> {
+        build_position(self.fen.as_deref(), self.chess960, &self.move_list())
+    }
+
+    /// The slider implementation asked for.
+    pub fn slider_choice(&self) -> SliderChoice {
+        if self.classical {
+            SliderChoice::Classical
+        } else {
+            self.sliders
+        }
+    }
+}
+
+/// The position to count: `fen` (default: the start position), then `moves` played in order.
+pub fn build_position(fen: Option<&str>, chess960: bool, moves: &[&str]) -> Result<Position> {
+    use anyhow::Context;
+    let fen = fen.unwrap_or(perft::position::STARTPOS);
+    let mut pos = match Position::from_fen_with(fen, chess960) {
+        Err(e @ perft::FenError::CastlingPieces { .. })
+            if !chess960 && Position::from_fen_with(fen, true).is_ok() =>
+        {
+            bail!(
+                "invalid FEN '{}': {e} (valid as X-FEN with --chess960)",
+                shorten(fen)
+            )
+        }
+        result => result.with_context(|| format!("invalid FEN '{}'", shorten(fen)))?,
+    };
+    if let Err((i, e)) = perft::uci::play_moves(&mut pos, moves.iter().copied()) {
+        bail!("move {i} of --moves: {e}");
+    }
+    Ok(pos)
+}
+
+/// At most 100 characters of user input, for error messages.
+fn shorten(s: &str) -> String {
+    if s.chars().count() > 100 {
+        s.chars().take(100).chain("...".chars()).collect()
+    } else {
+        s.to_string()
+    }
+}
+
+/// A command that runs with one slider implementation.
+pub trait SliderJob {
+    fn run<S: Sliders>(self) -> Result<ExitCode>;
+}
+
+/// The one place the slider implementation is chosen: the job is compiled once per choice, so
+/// nothing below it branches on the slider kind.
+pub fn with_sliders(choice: SliderChoice, job: impl SliderJob) -> Result<ExitCode> {
+    match choice {
+        SliderChoice::Magic => job.run::<Magic>(),
+        SliderChoice::Classical => job.run::<Classical>(),
+        #[cfg(target_arch = "x86_64")]
+        SliderChoice::Pext if perft::attacks::Pext::available() => {
+            if perft::attacks::Pext::microcoded() {
+                eprintln!(
+                    "warning: this CPU runs pext in microcode (AMD before Zen 3), many times \
+                     slower than a multiply; --sliders magic will be faster"
+                );
+            }
+            job.run::<perft::attacks::Pext>()
+        }
+        #[cfg(target_arch = "x86_64")]
+        SliderChoice::Pext => bail!(
+            "--sliders pext needs a CPU with BMI2 (the pext instruction), and this one has none; \
+             use --sliders magic"
+        ),
+        #[cfg(not(target_arch = "x86_64"))]
+        SliderChoice::Pext => bail!(
+            "--sliders pext exists only on x86-64 (BMI2's pext instruction); use --sliders magic"
+        ),
+    }
+}
+
+pub fn counting_name(counting: Counting) -> &'static str {
+    match counting {
+        Counting::Bulk => "bulk counting",
+        Counting::NoBulk => "no bulk counting",
+    }
+}
+
+pub fn mnps(nodes: u64, elapsed: Duration) -> f64 {
+    nodes as f64 / elapsed.as_secs_f64().max(1e-9) / 1e6
+}
+
+/// What a speed figure was measured with: counting, sliders, threads, hash.
+pub fn setup_label(counting: Counting, sliders: &str, opts: &Options<'_>) -> String {
+    let threads = if opts.threads == 1 {
+        "1 thread".to_string()
+    } else {
+        format!("{} threads", opts.threads)
+    };
+    let hash = match opts.table {
+        Some(t) => format!("hash {} MiB", t.bytes() >> 20),
+        None => "no hash".to_string(),
+    };
+    // Bulk counting runs one of two compiled copies of its hot code (see `perft::bulk_code`):
+    // say which, so that figures from different machines are not taken for the same code.
+    let code = match counting {
+        Counting::Bulk => format!(", {} code", perft::perft::bulk_code()),
+        Counting::NoBulk => String::new(),
+    };
+    format!(
+        "{}, {sliders} sliders, {threads}, {hash}{code}",
+        counting_name(counting)
+    )
+}
+
+/// "Mnps", or "effective Mnps" when a table answered part of the count.
+pub fn mnps_label(opts: &Options<'_>) -> &'static str {
+    if opts.table.is_some() {
+        "effective Mnps"
+    } else {
+        "Mnps"
+    }
+}

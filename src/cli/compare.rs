@@ -1,0 +1,58 @@
+//! `perft --compare`: the same perft with every slider implementation, side by side.
+
+use super::common::{counting_name, mnps};
+use anyhow::Result;
+use perft::compare::Work;
+use perft::perft::Counting;
+use std::process::ExitCode;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Run the same perft with every slider implementation, alternating, and print a table.
+    #[arg(long, conflicts_with_all = ["divide", "sliders", "classical"])]
+    pub compare: bool,
+
+    /// Rounds for `--compare` (the median time is reported).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub rounds: u32,
+}
+
+/// Runs the comparison and prints its table; exit status 1 if any count disagrees.
+pub fn run(work: &[Work], what: &str, counting: Counting, rounds: u32) -> Result<ExitCode> {
+    let (contenders, problems) = perft::compare::compare(work, counting, rounds);
+    let base = contenders[0].median();
+    let plural = if work.len() == 1 {
+        format!(" depth {}", work[0].depth)
+    } else {
+        "s".to_string()
+    };
+    println!(
+        "{what}: {} perft{plural}, {}, 1 thread, {rounds} rounds alternating, median time",
+        work.len(),
+        counting_name(counting)
+    );
+    println!();
+    println!(
+        "{:<10} {:>15} {:>10} {:>9} {:>12}",
+        "sliders", "nodes", "time (s)", "Mnps", "vs classical"
+    );
+    for c in &contenders {
+        let t = c.median();
+        println!(
+            "{:<10} {:>15} {:>10.3} {:>9.1} {:>11.2}x",
+            c.name,
+            c.nodes(),
+            t.as_secs_f64(),
+            mnps(c.nodes(), t),
+            base.as_secs_f64() / t.as_secs_f64().max(1e-9)
+        );
+    }
+    for p in &problems {
+        eprintln!("error: {p}");
+    }
+    Ok(if problems.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}

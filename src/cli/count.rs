@@ -1,0 +1,120 @@
+//! The count: `perft [--fen F] [--moves ...] --depth N [--divide]`, and the perftree form
+//! `perft <depth> "<fen>" ["<moves>"]`.
+
+use super::common::{Common, MAX_DEPTH, SliderJob, build_position, mnps, mnps_label, setup_label};
+use anyhow::Result;
+use perft::perft::{Options, divide_uci, perft_with};
+use perft::{Magic, Position, Sliders};
+use std::process::ExitCode;
+use std::time::Instant;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Depth in plies, 0 to 64 [default: 5].
+    #[arg(long, short = 'd', value_parser = clap::value_parser!(u32).range(0..=MAX_DEPTH as i64))]
+    pub depth: Option<u32>,
+
+    /// Print the count under each root move (`e2e4: 20`), then `Nodes searched: N`, as
+    /// Stockfish's `go perft` does.
+    #[arg(long)]
+    pub divide: bool,
+}
+
+impl Args {
+    pub fn depth(&self) -> u32 {
+        self.depth.unwrap_or(5)
+    }
+}
+
+/// The perftree contract's positional arguments.
+#[derive(clap::Args, Debug)]
+pub struct TreeArgs {
+    /// perftree form: the depth (then FEN and moves follow as positional arguments).
+    #[arg(value_name = "DEPTH", conflicts_with_all = ["depth", "fen", "moves", "suite", "divide", "compare", "magics"],
+          value_parser = clap::value_parser!(u32).range(0..=MAX_DEPTH as i64))]
+    pub tree_depth: Option<u32>,
+
+    /// perftree form: the FEN.
+    #[arg(value_name = "FEN", requires = "tree_depth")]
+    pub tree_fen: Option<String>,
+
+    /// perftree form: the moves to play first, in one space-separated argument.
+    #[arg(value_name = "MOVES", requires = "tree_fen")]
+    pub tree_moves: Option<String>,
+}
+
+/// `--fen`/`--depth` (with `--divide`, `--threads`, `--hash`).
+pub struct Count<'a> {
+    pub common: &'a Common,
+    pub args: &'a Args,
+    pub pos: Position,
+}
+
+impl SliderJob for Count<'_> {
+    fn run<S: Sliders>(self) -> Result<ExitCode> {
+        let (common, depth) = (self.common, self.args.depth());
+        let counting = common.counting();
+        let table = common.table()?;
+        let opts = Options {
+            counting,
+            threads: common.threads(),
+            table: table.as_ref(),
+        };
+        let start = Instant::now();
+        let nodes = if self.args.divide {
+            // At depth 0 the one node is the position itself: no root move is counted.
+            let lines = if depth == 0 {
+                Vec::new()
+            } else {
+                divide_uci::<S>(&self.pos, depth, opts)
+            };
+            let total = if depth == 0 {
+                1
+            } else {
+                lines.iter().map(|(_, n)| n).sum()
+            };
+            for (mv, n) in &lines {
+                println!("{mv}: {n}");
+            }
+            println!();
+            println!("Nodes searched: {total}");
+            total
+        } else {
+            let nodes = perft_with::<S>(&self.pos, depth, opts);
+            println!("{nodes}");
+            nodes
+        };
+        let elapsed = start.elapsed();
+        eprintln!(
+            "depth {depth} | {nodes} nodes | {:.3} s | {:.1} {} | {}",
+            elapsed.as_secs_f64(),
+            mnps(nodes, elapsed),
+            mnps_label(&opts),
+            setup_label(counting, S::NAME, &opts)
+        );
+        Ok(ExitCode::SUCCESS)
+    }
+}
+
+/// The perftree contract: `move count` lines, a blank line, the total; nothing else on stdout.
+pub fn run_perftree(tree: &TreeArgs, common: &Common, depth: u32) -> Result<ExitCode> {
+    let moves: Vec<&str> = tree
+        .tree_moves
+        .as_deref()
+        .unwrap_or("")
+        .split_ascii_whitespace()
+        .collect();
+    let pos = build_position(tree.tree_fen.as_deref(), common.chess960, &moves)?;
+    if depth == 0 {
+        println!();
+        println!("1");
+        return Ok(ExitCode::SUCCESS);
+    }
+    let lines = divide_uci::<Magic>(&pos, depth, Options::single(common.counting()));
+    for (mv, n) in &lines {
+        println!("{mv} {n}");
+    }
+    println!();
+    println!("{}", lines.iter().map(|l| l.1).sum::<u64>());
+    Ok(ExitCode::SUCCESS)
+}

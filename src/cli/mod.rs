@@ -1,0 +1,13 @@
+//! The binary's commands, one module each: each owns its arguments and its printing; the
+//! library does the work.
+
+pub mod bench;
+pub mod common;
+pub mod compare;
+pub mod completions;
+pub mod count;
+pub mod diff;
+pub mod magics;
+pub mod man;
+pub mod suite;
+pub mod uci;

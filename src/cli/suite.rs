@@ -1,0 +1,431 @@
+//! `perft --suite FILE`: every position of a suite file checked against its published counts.
+
+use super::common::{Common, MAX_DEPTH, SliderJob, counting_name, mnps, mnps_label, setup_label};
+use anyhow::{Context, Result, bail};
+use perft::Sliders;
+use perft::compare::Work;
+use perft::epd;
+use perft::perft::Options;
+use perft::suite::{self, Limits, PositionReport, Summary};
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Check every position of a suite file (EPD with `;D<n> <count>` fields, or the `.perft`
+    /// block format) and report PASS or FAIL per position.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["fen", "divide", "magics"])]
+    pub suite: Option<PathBuf>,
+
+    /// With `--suite`: skip depths above this.
+    #[arg(long, default_value_t = MAX_DEPTH, requires = "suite",
+          value_parser = clap::value_parser!(u32).range(1..=MAX_DEPTH as i64))]
+    pub max_depth: u32,
+
+    /// With `--suite`: skip checks whose expected count is above this.
+    #[arg(long, default_value_t = 10_000_000, requires = "suite")]
+    pub max_nodes: u128,
+
+    /// With `--suite`: machine-readable output (one JSON document on stdout).
+    #[arg(long, requires = "suite")]
+    pub json: bool,
+}
+
+impl Args {
+    pub fn limits(&self) -> Limits {
+        Limits {
+            max_depth: self.max_depth,
+            max_nodes: self.max_nodes,
+        }
+    }
+}
+
+/// The JSON document of `--suite --json`.
+#[derive(Serialize)]
+struct Report {
+    file: String,
+    positions: Vec<PositionJson>,
+    errors: Vec<LineError>,
+    summary: SummaryJson,
+}
+
+#[derive(Serialize)]
+struct PositionJson {
+    line: usize,
+    id: Option<String>,
+    fen: String,
+    pass: bool,
+    nodes: u64,
+    time: f64,
+    checks: Vec<CheckJson>,
+    divide: Option<DivideJson>,
+}
+
+#[derive(Serialize)]
+struct CheckJson {
+    depth: u32,
+    expected: u128,
+    actual: Option<u64>,
+    pass: Option<bool>,
+    skipped: Option<&'static str>,
+    time: f64,
+}
+
+#[derive(Serialize)]
+struct DivideJson {
+    depth: u32,
+    moves: Vec<MoveCount>,
+}
+
+#[derive(Serialize)]
+struct MoveCount {
+    #[serde(rename = "move")]
+    mv: String,
+    nodes: u64,
+}
+
+#[derive(Serialize)]
+struct LineError {
+    line: usize,
+    message: String,
+}
+
+#[derive(Serialize)]
+struct SummaryJson {
+    positions: usize,
+    passed: usize,
+    failed: usize,
+    skipped: usize,
+    errors: usize,
+    nodes: u64,
+    time: f64,
+    mnps: f64,
+    counting: &'static str,
+    sliders: &'static str,
+    threads: usize,
+    hash_mb: u32,
+    max_depth: u32,
+    max_nodes: u128,
+}
+
+impl PositionJson {
+    fn from(r: &PositionReport) -> PositionJson {
+        PositionJson {
+            line: r.line,
+            id: r.id.clone(),
+            fen: r.fen.clone(),
+            pass: r.passed(),
+            nodes: r.nodes(),
+            time: r.time().as_secs_f64(),
+            checks: r
+                .checks
+                .iter()
+                .map(|c| CheckJson {
+                    depth: c.depth,
+                    expected: c.expected,
+                    actual: c.actual,
+                    pass: c.actual.map(|_| c.passed()),
+                    skipped: c.skipped.map(|s| s.describe()),
+                    time: c.time.as_secs_f64(),
+                })
+                .collect(),
+            divide: r.divide.as_ref().map(|(depth, moves)| DivideJson {
+                depth: *depth,
+                moves: moves
+                    .iter()
+                    .map(|(m, n)| MoveCount {
+                        mv: m.clone(),
+                        nodes: *n,
+                    })
+                    .collect(),
+            }),
+        }
+    }
+}
+
+/// Shows a progress bar on a terminal once a run has lasted a moment; never when the output is
+/// piped or JSON.
+struct Progress {
+    bar: Option<indicatif::ProgressBar>,
+    start: Instant,
+    shown: bool,
+}
+
+impl Progress {
+    fn new(enabled: bool, total: u64) -> Progress {
+        use std::io::IsTerminal;
+        let bar = (enabled && std::io::stderr().is_terminal()).then(|| {
+            let bar = indicatif::ProgressBar::with_draw_target(
+                Some(total),
+                indicatif::ProgressDrawTarget::hidden(),
+            );
+            let style = indicatif::ProgressStyle::with_template(
+                "{bar:40} {percent:>3}% {human_pos}/{human_len} nodes, eta {eta}",
+            );
+            if let Ok(style) = style {
+                bar.set_style(style);
+            }
+            bar
+        });
+        Progress {
+            bar,
+            start: Instant::now(),
+            shown: false,
+        }
+    }
+
+    fn advance(&mut self, nodes: u64) {
+        if let Some(bar) = &self.bar {
+            bar.inc(nodes);
+            if !self.shown && self.start.elapsed() > Duration::from_millis(500) {
+                bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+                self.shown = true;
+            }
+        }
+    }
+
+    /// Prints a line above the bar.
+    fn println(&self, line: &str) {
+        match &self.bar {
+            Some(bar) if self.shown => bar.suspend(|| println!("{line}")),
+            _ => println!("{line}"),
+        }
+    }
+
+    fn eprintln(&self, line: &str) {
+        match &self.bar {
+            Some(bar) if self.shown => bar.suspend(|| eprintln!("{line}")),
+            _ => eprintln!("{line}"),
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// `D1-D5`, or `D1 D3` for depths that are not consecutive.
+fn depth_list(depths: &[u32]) -> String {
+    if depths.is_empty() {
+        return "-".to_string();
+    }
+    let consecutive = depths.windows(2).all(|w| w[1] == w[0] + 1);
+    if consecutive && depths.len() > 1 {
+        format!("D{}-D{}", depths[0], depths[depths.len() - 1])
+    } else {
+        depths
+            .iter()
+            .map(|d| format!("D{d}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+fn position_lines(r: &PositionReport) -> Vec<String> {
+    let ran: Vec<u32> = r.run().map(|c| c.depth).collect();
+    let name = r.name();
+    let status = if !r.passed() {
+        "FAIL"
+    } else if ran.is_empty() {
+        "SKIP"
+    } else {
+        "PASS"
+    };
+    let mut line = format!(
+        "{status}  {name:<32} {:<10} {:>8.3} s {:>8.1} Mnps",
+        depth_list(&ran),
+        r.time().as_secs_f64(),
+        mnps(r.nodes(), r.time())
+    );
+    let mut skipped: Vec<(u32, &str)> = Vec::new();
+    for c in &r.checks {
+        if let Some(reason) = c.skipped {
+            skipped.push((c.depth, reason.describe()));
+        }
+    }
+    if !skipped.is_empty() {
+        let mut reasons: Vec<&str> = skipped.iter().map(|s| s.1).collect();
+        reasons.dedup();
+        let depths: Vec<u32> = skipped.iter().map(|s| s.0).collect();
+        line.push_str(&format!(
+            "  (skipped {}: {})",
+            depth_list(&depths),
+            reasons.join(", ")
+        ));
+    }
+    let mut lines = vec![line];
+    for c in r.checks.iter().filter(|c| c.failed()) {
+        lines.push(format!(
+            "      depth {}: expected {}, got {}",
+            c.depth,
+            c.expected,
+            c.actual.unwrap_or(0)
+        ));
+        lines.push(format!("      FEN: {}", r.fen));
+    }
+    if let Some((depth, moves)) = &r.divide {
+        lines.push(format!(
+            "      divide at depth {depth} ({} root moves):",
+            moves.len()
+        ));
+        for (mv, n) in moves {
+            lines.push(format!("        {mv}: {n}"));
+        }
+    }
+    lines
+}
+
+/// The total expected nodes of the checks within the limits (a first streamed pass over the
+/// file, for the progress bar).
+fn planned_nodes(path: &Path, limits: Limits) -> u64 {
+    let Ok(file) = std::fs::File::open(path) else {
+        return 0;
+    };
+    epd::read(std::io::BufReader::new(file))
+        .flatten()
+        .flat_map(|e| e.counts)
+        .filter(|&(d, n)| limits.allows(d, n))
+        .map(|(_, n)| n as u64)
+        .sum()
+}
+
+/// Every check of a suite within the limits, for `--compare --suite`.
+pub fn work(path: &Path, chess960: bool, limits: Limits) -> Result<Vec<Work>> {
+    let file =
+        std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    let mut work = Vec::new();
+    for entry in epd::read(std::io::BufReader::new(file)) {
+        let entry =
+            entry.map_err(|e| anyhow::anyhow!("{}:{}: {}", path.display(), e.line, e.kind))?;
+        let pos = suite::parse_position(&entry, chess960)
+            .with_context(|| format!("{}:{}: invalid FEN", path.display(), entry.line))?;
+        for &(depth, expected) in &entry.counts {
+            if limits.allows(depth, expected) {
+                work.push(Work {
+                    pos: pos.clone(),
+                    depth,
+                    expected: Some(expected),
+                });
+            }
+        }
+    }
+    if work.is_empty() {
+        bail!("{}: no checks within the limits", path.display());
+    }
+    Ok(work)
+}
+
+/// `--suite`.
+pub struct Suite<'a> {
+    pub common: &'a Common,
+    pub args: &'a Args,
+    pub path: &'a Path,
+}
+
+impl SliderJob for Suite<'_> {
+    fn run<S: Sliders>(self) -> Result<ExitCode> {
+        let (common, args, path) = (self.common, self.args, self.path);
+        let counting = common.counting();
+        let limits = args.limits();
+        let file =
+            std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+        let table = common.table()?;
+        let opts = Options {
+            counting,
+            threads: common.threads(),
+            table: table.as_ref(),
+        };
+        let total = if args.json {
+            0
+        } else {
+            planned_nodes(path, limits)
+        };
+        let mut progress = Progress::new(!args.json, total);
+        let mut summary = Summary::default();
+        let mut json_positions = Vec::new();
+        let mut json_errors = Vec::new();
+        let file_name = path.display().to_string();
+        for entry in epd::read(std::io::BufReader::new(file)) {
+            let (line, message) = match entry {
+                Err(e) => (e.line, e.kind.to_string()),
+                Ok(entry) => match suite::parse_position(&entry, common.chess960) {
+                    Err(e) => (entry.line, format!("invalid FEN: {e}")),
+                    Ok(pos) => {
+                        let report = suite::run_position::<S>(&entry, pos, limits, opts, |n| {
+                            progress.advance(n)
+                        });
+                        summary.add(&report);
+                        if args.json {
+                            json_positions.push(PositionJson::from(&report));
+                        } else {
+                            for l in position_lines(&report) {
+                                progress.println(&l);
+                            }
+                        }
+                        continue;
+                    }
+                },
+            };
+            summary.errors += 1;
+            progress.eprintln(&format!("{file_name}:{line}: {message}"));
+            if args.json {
+                json_errors.push(LineError { line, message });
+            }
+        }
+        progress.finish();
+        if summary.positions == 0 && summary.errors == 0 {
+            bail!("{file_name}: no positions found");
+        }
+        if args.json {
+            let report = Report {
+                file: file_name,
+                positions: json_positions,
+                errors: json_errors,
+                summary: SummaryJson {
+                    positions: summary.positions,
+                    passed: summary.passed,
+                    failed: summary.failed,
+                    skipped: summary.skipped,
+                    errors: summary.errors,
+                    nodes: summary.nodes,
+                    time: summary.time.as_secs_f64(),
+                    mnps: summary.mnps(),
+                    counting: counting_name(counting),
+                    sliders: S::NAME,
+                    threads: opts.threads,
+                    hash_mb: common.hash,
+                    max_depth: limits.max_depth,
+                    max_nodes: limits.max_nodes,
+                },
+            };
+            println!("{}", serde_json::to_string_pretty(&report)?);
+        } else {
+            println!();
+            println!(
+                "{} positions: {} checks passed, {} failed, {} skipped; {} bad lines",
+                summary.positions, summary.passed, summary.failed, summary.skipped, summary.errors
+            );
+            println!(
+                "{} nodes in {:.2} s, {:.1} {} ({}; limits: depth <= {}, nodes <= {})",
+                summary.nodes,
+                summary.time.as_secs_f64(),
+                summary.mnps(),
+                mnps_label(&opts),
+                setup_label(counting, S::NAME, &opts),
+                limits.max_depth,
+                limits.max_nodes
+            );
+        }
+        Ok(if summary.failed > 0 {
+            ExitCode::from(1)
+        } else if summary.errors > 0 {
+            ExitCode::from(2)
+        } else {
+            ExitCode::SUCCESS
+        })
+    }
+}
