@@ -1,5 +1,5 @@
-//! Speed of the slider implementations (raw lookups, and perft of two positions), and of the two
-//! compiled copies of the bulk count.
+//! Speed of the slider implementations (raw lookups, and perft of two positions), of the two
+//! compiled copies of the bulk count, and of the leaf statistics against the plain count.
 //!
 //! Every perft bench asserts its node count, so a broken generator can never be timed as fast.
 //! Run with `cargo bench`; compare implementations as ratios within one run.
@@ -99,7 +99,37 @@ fn copies(c: &mut Criterion) {
     g.finish();
 }
 
+/// Leaf statistics against the plain bulk count of the same tree, one thread: the ratio of the
+/// two is the price of `--stats` (the README gives it, measured with the binary at full depth).
+fn statistics(c: &mut Criterion) {
+    for (name, fen, depth, nodes) in [
+        ("startpos", perft::position::STARTPOS, 5, 4_865_609),
+        ("kiwipete", KIWIPETE, 4, 4_085_603),
+    ] {
+        let mut g = c.benchmark_group(format!("stats/{name}-d{depth}"));
+        g.throughput(Throughput::Elements(nodes));
+        g.sample_size(10);
+        let pos = Position::from_fen(fen).expect("bench FEN is valid");
+        g.bench_function("plain", |b| {
+            b.iter(|| {
+                let n = perft::<Magic>(&mut pos.clone(), black_box(depth), Counting::Bulk);
+                assert_eq!(n, nodes, "wrong count, the bench is void");
+                n
+            })
+        });
+        g.bench_function("stats", |b| {
+            b.iter(|| {
+                let st = perft::stats::stats::<Magic>(&mut pos.clone(), black_box(depth));
+                assert_eq!(st.nodes, nodes, "wrong count, the bench is void");
+                st
+            })
+        });
+        g.finish();
+    }
+}
+
 fn benches(c: &mut Criterion) {
+    statistics(c);
     copies(c);
     all::<Classical>(c);
     all::<Magic>(c);

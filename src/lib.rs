@@ -5,6 +5,7 @@
 //! - [`position`]: the board state, FEN, make/unmake, attack queries.
 //! - [`movegen`]: pseudo-legal generation and the legality filter.
 //! - [`perft`]: node counting, bulk and not, divide, threads; [`tt`]: the hash table.
+//! - [`stats`]: leaf statistics (captures, castles, checks by kind, mates...).
 //! - [`epd`]: reading perft suites; [`suite`]: running them.
 //! - [`compare`]: timing the slider implementations against each other.
 //! - [`uci`]: a UCI front end; [`diff`]: finding where another engine's perft goes wrong.
@@ -17,6 +18,7 @@ pub mod epd;
 pub mod movegen;
 pub mod perft;
 pub mod position;
+pub mod stats;
 pub mod suite;
 pub mod tt;
 pub mod types;

@@ -4,7 +4,7 @@ mod cli;
 
 use clap::Parser;
 use cli::common::{Common, with_sliders};
-use cli::{bench, compare, completions, count, diff, magics, man, suite, uci};
+use cli::{bench, compare, completions, count, diff, magics, man, stats, suite, uci};
 use perft::compare::Work;
 use std::process::ExitCode;
 
@@ -119,7 +119,20 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
         };
         return with_sliders(common.slider_choice(), job);
     }
+    if cli.suite.json && !cli.count.stats {
+        anyhow::bail!("--json goes with --suite or --stats");
+    }
     let pos = common.position()?;
+    if cli.count.stats {
+        let job = stats::StatsJob {
+            common,
+            pos,
+            depth: cli.count.depth(),
+            divide: cli.count.divide,
+            json: cli.suite.json,
+        };
+        return with_sliders(common.slider_choice(), job);
+    }
     if cli.compare.compare {
         let work = [Work {
             pos: pos.clone(),

@@ -379,9 +379,9 @@ fn count<S: Sliders>(pos: &mut Position, depth: u32, opts: &Options<'_>) -> u64 
 }
 
 /// One piece of work: the moves from the root, and the depth left below them.
-struct Task {
-    path: Vec<Move>,
-    depth: u32,
+pub(crate) struct Task {
+    pub(crate) path: Vec<Move>,
+    pub(crate) depth: u32,
 }
 
 /// Splits the tree below `pos` into tasks: the root moves, then one ply deeper while there are
@@ -391,7 +391,7 @@ struct Task {
 /// list ends it at once: a position without legal moves, or a tree whose every line ends in
 /// mate or stalemate a few plies down, has no tasks left to deepen (the deepening condition
 /// alone held for ever there).
-fn split<S: Sliders>(pos: &mut Position, depth: u32, threads: usize) -> Vec<Task> {
+pub(crate) fn split<S: Sliders>(pos: &mut Position, depth: u32, threads: usize) -> Vec<Task> {
     let mut tasks: Vec<Task> = movegen::legal_moves::<S>(pos)
         .iter()
         .map(|&mv| Task {

@@ -18,6 +18,12 @@ pub struct Args {
     /// Stockfish's `go perft` does.
     #[arg(long)]
     pub divide: bool,
+
+    /// Leaf statistics for every depth 1..N: captures, en passant, castles, promotions,
+    /// checks (direct, discovered, double) and mates, as the Perft Results tables give them.
+    /// With `--json`, one JSON document with the Grand Chess Tree's finer split.
+    #[arg(long, conflicts_with_all = ["no_bulk", "compare", "suite", "bench", "magics"])]
+    pub stats: bool,
 }
 
 impl Args {

@@ -9,5 +9,6 @@ pub mod count;
 pub mod diff;
 pub mod magics;
 pub mod man;
+pub mod stats;
 pub mod suite;
 pub mod uci;

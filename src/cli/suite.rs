@@ -28,8 +28,8 @@ pub struct Args {
     #[arg(long, default_value_t = 10_000_000, requires = "suite")]
     pub max_nodes: u128,
 
-    /// With `--suite`: machine-readable output (one JSON document on stdout).
-    #[arg(long, requires = "suite")]
+    /// With `--suite` or `--stats`: machine-readable output (one JSON document on stdout).
+    #[arg(long)]
     pub json: bool,
 }
 

@@ -1,0 +1,178 @@
+//! `perft --stats`: the leaf statistics of every depth 1..N, as the Perft Results tables give
+//! them, or as one JSON document with the Grand Chess Tree's finer split.
+
+use super::common::{Common, SliderJob, mnps};
+use anyhow::Result;
+use perft::stats::{Stats, StatsTable, divide_stats, stats_with};
+use perft::{Position, Sliders};
+use serde::Serialize;
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// One row of the JSON document: the fields named as the Grand Chess Tree names them.
+#[derive(Serialize)]
+struct Row {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    depth: Option<u32>,
+    #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
+    mv: Option<String>,
+    nodes: u64,
+    captures: u64,
+    enpassants: u64,
+    castles: u64,
+    promotions: u64,
+    direct_checks: u64,
+    single_discovered_checks: u64,
+    direct_discovered_checks: u64,
+    double_discovered_checks: u64,
+    total_checks: u64,
+    direct_mates: u64,
+    single_discovered_mates: u64,
+    direct_discovered_mates: u64,
+    double_discovered_mates: u64,
+    total_mates: u64,
+}
+
+impl Row {
+    fn new(depth: Option<u32>, mv: Option<String>, s: &Stats) -> Row {
+        Row {
+            depth,
+            mv,
+            nodes: s.nodes,
+            captures: s.captures,
+            enpassants: s.enpassants,
+            castles: s.castles,
+            promotions: s.promotions,
+            direct_checks: s.direct_checks,
+            single_discovered_checks: s.single_discovered_checks,
+            direct_discovered_checks: s.direct_discovered_checks,
+            double_discovered_checks: s.double_discovered_checks,
+            total_checks: s.total_checks(),
+            direct_mates: s.direct_mates,
+            single_discovered_mates: s.single_discovered_mates,
+            direct_discovered_mates: s.direct_discovered_mates,
+            double_discovered_mates: s.double_discovered_mates,
+            total_mates: s.total_mates(),
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct Document {
+    fen: String,
+    depths: Vec<Row>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    divide: Option<Vec<Row>>,
+}
+
+/// The Wiki's columns of one row, after its label.
+fn wiki_row(label: &str, s: &Stats) -> String {
+    format!(
+        "{label:<6} {:>15} {:>13} {:>9} {:>10} {:>11} {:>11} {:>9} {:>8} {:>10}",
+        s.nodes,
+        s.captures,
+        s.enpassants,
+        s.castles,
+        s.promotions,
+        s.checks(),
+        s.discovery_checks(),
+        s.double_checks(),
+        s.checkmates()
+    )
+}
+
+/// The header of the Wiki's columns, `first` naming the rows.
+fn header(first: &str) -> String {
+    format!(
+        "{first:<6} {:>15} {:>13} {:>9} {:>10} {:>11} {:>11} {:>9} {:>8} {:>10}",
+        "nodes",
+        "captures",
+        "e.p.",
+        "castles",
+        "promotions",
+        "checks",
+        "disc. ch",
+        "doubl ch",
+        "checkmates"
+    )
+}
+
+/// `--stats`, with `--divide` and `--json`.
+pub struct StatsJob<'a> {
+    pub common: &'a Common,
+    pub pos: Position,
+    pub depth: u32,
+    pub divide: bool,
+    pub json: bool,
+}
+
+impl SliderJob for StatsJob<'_> {
+    fn run<S: Sliders>(self) -> Result<ExitCode> {
+        let threads = self.common.threads();
+        let table = (self.common.hash > 0).then(|| StatsTable::new(self.common.hash as usize));
+        let table = table.as_ref();
+        let start = Instant::now();
+        let mut rows = Vec::new();
+        for depth in 1..=self.depth {
+            rows.push((depth, stats_with::<S>(&self.pos, depth, threads, table)));
+        }
+        let divide = (self.divide && self.depth > 0).then(|| {
+            let mut lines: Vec<(String, Stats)> =
+                divide_stats::<S>(&self.pos, self.depth, threads, table)
+                    .into_iter()
+                    .map(|(mv, s)| (mv.to_uci(self.pos.is_chess960()), s))
+                    .collect();
+            lines.sort_by(|a, b| a.0.cmp(&b.0));
+            lines
+        });
+        let elapsed = start.elapsed();
+        if self.json {
+            let doc = Document {
+                fen: self.pos.to_fen(),
+                depths: rows
+                    .iter()
+                    .map(|(d, s)| Row::new(Some(*d), None, s))
+                    .collect(),
+                divide: divide.as_ref().map(|lines| {
+                    lines
+                        .iter()
+                        .map(|(mv, s)| Row::new(None, Some(mv.clone()), s))
+                        .collect()
+                }),
+            };
+            println!("{}", serde_json::to_string_pretty(&doc)?);
+        } else {
+            println!("{}", header("depth"));
+            for (depth, s) in &rows {
+                println!("{}", wiki_row(&depth.to_string(), s));
+            }
+            if let Some(lines) = &divide {
+                println!();
+                println!("divide at depth {}:", self.depth);
+                println!("{}", header("move"));
+                for (mv, s) in lines {
+                    println!("{}", wiki_row(mv, s));
+                }
+            }
+        }
+        let nodes: u64 = rows.iter().map(|(_, s)| s.nodes).sum();
+        let hash = match table {
+            Some(_) => format!("hash {} MiB", self.common.hash),
+            None => "no hash".to_string(),
+        };
+        eprintln!(
+            "depths 1-{} | {nodes} nodes | {:.3} s | {:.1} {} | statistics, {} sliders, {threads} thread{}, {hash}",
+            self.depth,
+            elapsed.as_secs_f64(),
+            mnps(nodes, elapsed),
+            if table.is_some() {
+                "effective Mnps"
+            } else {
+                "Mnps"
+            },
+            S::NAME,
+            if threads == 1 { "" } else { "s" },
+        );
+        Ok(ExitCode::SUCCESS)
+    }
+}

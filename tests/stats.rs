@@ -1,0 +1,394 @@
+//! Leaf statistics (`perft --stats`): the published Perft Results values (Chess Programming
+//! Wiki, and the Grand Chess Tree's finer split as quoted in issue 19), with threads and a
+//! one-bucket table; a differential test that classifies every leaf with shakmaty's own moves
+//! and checkers; and the binary's table and JSON.
+
+mod common;
+
+use perft::attacks::magic::Prng;
+use perft::movegen::legal_moves;
+use perft::stats::{Stats, StatsTable, divide_stats, stats_with};
+use perft::{Classical, Magic, Position, Sliders};
+use shakmaty::fen::Fen;
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, Position as _};
+use std::process::Command;
+
+const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -";
+const POS3: &str = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - -";
+const POS4: &str = "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1";
+
+/// The Wiki's columns: nodes, captures, e.p., castles, promotions, checks, discovery checks,
+/// double checks, checkmates.
+type Wiki = [u64; 9];
+
+fn wiki(s: &Stats) -> Wiki {
+    [
+        s.nodes,
+        s.captures,
+        s.enpassants,
+        s.castles,
+        s.promotions,
+        s.checks(),
+        s.discovery_checks(),
+        s.double_checks(),
+        s.checkmates(),
+    ]
+}
+
+/// Chess Programming Wiki, "Perft Results", per depth from 1.
+const PUBLISHED: [(&str, &[Wiki]); 4] = [
+    (
+        START,
+        &[
+            [20, 0, 0, 0, 0, 0, 0, 0, 0],
+            [400, 0, 0, 0, 0, 0, 0, 0, 0],
+            [8902, 34, 0, 0, 0, 12, 0, 0, 0],
+            [197281, 1576, 0, 0, 0, 469, 0, 0, 8],
+            [4865609, 82719, 258, 0, 0, 27351, 6, 0, 347],
+        ],
+    ),
+    (
+        KIWIPETE,
+        &[
+            [48, 8, 0, 2, 0, 0, 0, 0, 0],
+            [2039, 351, 1, 91, 0, 3, 0, 0, 0],
+            [97862, 17102, 45, 3162, 0, 993, 0, 0, 1],
+            [4085603, 757163, 1929, 128013, 15172, 25523, 42, 6, 43],
+        ],
+    ),
+    (
+        POS3,
+        &[
+            [14, 1, 0, 0, 0, 2, 0, 0, 0],
+            [191, 14, 0, 0, 0, 10, 0, 0, 0],
+            [2812, 209, 2, 0, 0, 267, 3, 0, 0],
+            [43238, 3348, 123, 0, 0, 1680, 106, 0, 17],
+            [674624, 52051, 1165, 0, 0, 52950, 1292, 3, 0],
+            [11030083, 940350, 33325, 0, 7552, 452473, 26067, 0, 2733],
+        ],
+    ),
+    (
+        POS4,
+        &[
+            [6, 0, 0, 0, 0, 0, 0, 0, 0],
+            [264, 87, 0, 6, 48, 10, 0, 0, 0],
+            [9467, 1021, 4, 0, 120, 38, 2, 0, 22],
+            [422333, 131393, 0, 7795, 60032, 15492, 19, 0, 5],
+        ],
+    ),
+];
+
+fn check_published<S: Sliders>(threads: usize, table: Option<&StatsTable>) {
+    for (fen, rows) in PUBLISHED {
+        let pos = Position::from_fen(fen).unwrap();
+        for (i, row) in rows.iter().enumerate() {
+            let depth = i as u32 + 1;
+            let got = stats_with::<S>(&pos, depth, threads, table);
+            assert_eq!(
+                wiki(&got),
+                *row,
+                "{fen} depth {depth}, {threads} threads, table {}",
+                table.is_some()
+            );
+            // The divide's rows add up to the total.
+            let sum = divide_stats::<S>(&pos, depth, threads, table)
+                .into_iter()
+                .fold(Stats::default(), |a, (_, b)| a + b);
+            assert_eq!(sum, got, "divide of {fen} depth {depth}");
+        }
+    }
+}
+
+#[test]
+fn published_values_single_threaded() {
+    check_published::<Magic>(1, None);
+}
+
+#[test]
+fn published_values_with_threads_and_tables() {
+    let one_bucket = StatsTable::new(0);
+    check_published::<Magic>(2, None);
+    check_published::<Magic>(3, Some(&one_bucket));
+    check_published::<Classical>(1, Some(&StatsTable::new(16)));
+}
+
+#[test]
+fn the_finer_split_as_published() {
+    let start = stats_with::<Magic>(&Position::from_fen(START).unwrap(), 5, 2, None);
+    let expected = Stats {
+        nodes: 4865609,
+        captures: 82719,
+        enpassants: 258,
+        direct_checks: 26998,
+        single_discovered_checks: 6,
+        direct_mates: 347,
+        ..Stats::default()
+    };
+    assert_eq!(start, expected);
+    let kiwipete = stats_with::<Magic>(&Position::from_fen(KIWIPETE).unwrap(), 4, 2, None);
+    let expected = Stats {
+        nodes: 4085603,
+        captures: 757163,
+        enpassants: 1929,
+        castles: 128013,
+        promotions: 15172,
+        direct_checks: 25432,
+        single_discovered_checks: 42,
+        direct_discovered_checks: 6,
+        direct_mates: 43,
+        ..Stats::default()
+    };
+    assert_eq!(kiwipete, expected);
+}
+
+fn mode(chess960: bool) -> CastlingMode {
+    if chess960 {
+        CastlingMode::Chess960
+    } else {
+        CastlingMode::Standard
+    }
+}
+
+/// The statistics computed with shakmaty alone: every leaf made, classified by its checkers.
+fn theirs(pos: &Chess, depth: u32) -> Stats {
+    let mut st = Stats::default();
+    for m in pos.legal_moves() {
+        let mut child = pos.clone();
+        child.play_unchecked(m);
+        if depth > 1 {
+            st += theirs(&child, depth - 1);
+            continue;
+        }
+        st.nodes += 1;
+        st.captures += u64::from(m.is_capture());
+        st.enpassants += u64::from(m.is_en_passant());
+        st.castles += u64::from(m.is_castle());
+        st.promotions += u64::from(m.is_promotion());
+        let checkers = child.checkers();
+        if checkers.is_empty() {
+            continue;
+        }
+        let dest = match m.castling_side() {
+            Some(side) => side.rook_to(pos.turn()),
+            None => m.to(),
+        };
+        let direct = checkers.contains(dest);
+        let double = checkers.count() > 1;
+        let mate = child.legal_moves().is_empty();
+        *match (double, direct, mate) {
+            (false, true, false) => &mut st.direct_checks,
+            (false, false, false) => &mut st.single_discovered_checks,
+            (true, true, false) => &mut st.direct_discovered_checks,
+            (true, false, false) => &mut st.double_discovered_checks,
+            (false, true, true) => &mut st.direct_mates,
+            (false, false, true) => &mut st.single_discovered_mates,
+            (true, true, true) => &mut st.direct_discovered_mates,
+            (true, false, true) => &mut st.double_discovered_mates,
+        } += 1;
+    }
+    st
+}
+
+/// Random playouts from `fen`; every few plies, depths 1-3 compared field by field.
+fn playout(fen: &str, chess960: bool, rng: &mut Prng, seen: &mut Stats) -> u32 {
+    let mut ours = Position::from_fen_with(fen, chess960).unwrap();
+    let Some(mut them) = Fen::from_ascii(fen.as_bytes())
+        .ok()
+        .and_then(|f| f.into_position::<Chess>(mode(chess960)).ok())
+    else {
+        return 0;
+    };
+    let mut compared = 0;
+    for ply in 0..60 {
+        if ply % 3 == 0 {
+            for depth in 1..=3 {
+                let a = stats_with::<Magic>(&ours, depth, 1, None);
+                let b = theirs(&them, depth);
+                assert_eq!(a, b, "depth {depth} at {}", ours.to_fen());
+                if depth == 2 {
+                    *seen += a;
+                }
+            }
+            compared += 1;
+        }
+        let moves = legal_moves::<Magic>(&ours);
+        if moves.is_empty() {
+            break;
+        }
+        // Prefer captures, promotions, castling and checks half the time.
+        let pick = if rng.next_u64().is_multiple_of(2) {
+            let special: Vec<_> = moves
+                .iter()
+                .copied()
+                .filter(|m| {
+                    m.is_capture()
+                        || m.promotion_piece().is_some()
+                        || m.kind() == perft::MoveKind::Castle
+                })
+                .collect();
+            if special.is_empty() {
+                moves[(rng.next_u64() % moves.len() as u64) as usize]
+            } else {
+                special[(rng.next_u64() % special.len() as u64) as usize]
+            }
+        } else {
+            moves[(rng.next_u64() % moves.len() as u64) as usize]
+        };
+        let uci = pick.to_uci(chess960);
+        let m = UciMove::from_ascii(uci.as_bytes())
+            .unwrap()
+            .to_move(&them)
+            .unwrap();
+        them.play_unchecked(m);
+        ours.make(pick);
+    }
+    compared
+}
+
+#[test]
+fn every_leaf_classified_as_shakmaty_classifies_it() {
+    let mut rng = Prng::new(0x57A7);
+    let mut seen = Stats::default();
+    let mut compared = 0;
+    let chess960: Vec<String> = common::suite("chess960.epd")
+        .into_iter()
+        .map(|e| e.fen)
+        .collect();
+    let tricky: Vec<String> = common::suite("tricky.epd")
+        .into_iter()
+        .map(|e| e.fen)
+        .collect();
+    for round in 0..12 {
+        compared += playout(START, false, &mut rng, &mut seen);
+        compared += playout(KIWIPETE, false, &mut rng, &mut seen);
+        compared += playout(
+            &tricky[round * 4 % tricky.len()],
+            false,
+            &mut rng,
+            &mut seen,
+        );
+        let fen = &chess960[(rng.next_u64() % chess960.len() as u64) as usize];
+        compared += playout(fen, true, &mut rng, &mut seen);
+    }
+    eprintln!("{compared} positions compared; depth-2 leaves seen: {seen:?}");
+    assert!(compared > 500, "{compared}");
+    // The comparison met every kind of leaf, so every field was really compared.
+    assert!(
+        seen.enpassants > 0 && seen.castles > 0 && seen.promotions > 0,
+        "{seen:?}"
+    );
+    assert!(
+        seen.single_discovered_checks > 0 && seen.direct_mates > 0,
+        "{seen:?}"
+    );
+    assert!(seen.direct_discovered_checks > 0, "{seen:?}");
+}
+
+fn perft(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_perft"))
+        .args(args)
+        .output()
+        .expect("binary runs")
+}
+
+#[test]
+fn the_table_has_the_wiki_columns() {
+    let o = perft(&[
+        "--stats",
+        "--depth",
+        "3",
+        "--fen",
+        KIWIPETE,
+        "--threads",
+        "2",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = String::from_utf8_lossy(&o.stdout);
+    let lines: Vec<&str> = out.lines().collect();
+    for word in [
+        "depth",
+        "nodes",
+        "captures",
+        "e.p.",
+        "castles",
+        "promotions",
+        "checks",
+        "checkmates",
+    ] {
+        assert!(lines[0].contains(word), "{}", lines[0]);
+    }
+    let row: Vec<&str> = lines[3].split_whitespace().collect();
+    assert_eq!(
+        row,
+        [
+            "3", "97862", "17102", "45", "3162", "0", "993", "0", "0", "1"
+        ]
+    );
+}
+
+#[test]
+fn the_json_document_has_the_named_fields() {
+    let o = perft(&[
+        "--stats", "--json", "--depth", "2", "--moves", "e2e4", "--hash", "1",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON document");
+    assert_eq!(
+        doc["fen"],
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+    );
+    let depths = doc["depths"].as_array().unwrap();
+    assert_eq!(depths.len(), 2);
+    let names: Vec<&str> = depths[1]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "depth",
+            "nodes",
+            "captures",
+            "enpassants",
+            "castles",
+            "promotions",
+            "direct_checks",
+            "single_discovered_checks",
+            "direct_discovered_checks",
+            "double_discovered_checks",
+            "total_checks",
+            "direct_mates",
+            "single_discovered_mates",
+            "direct_discovered_mates",
+            "double_discovered_mates",
+            "total_mates"
+        ]
+    );
+    // Perft 2 after 1. e4 is 600 (Stockfish `go perft 2` after e2e4), every field an integer.
+    assert_eq!(depths[1]["nodes"], 600);
+    assert!(depths[1].as_object().unwrap().values().all(|v| v.is_u64()));
+}
+
+#[test]
+fn divide_rows_and_bad_combinations() {
+    let o = perft(&["--stats", "--divide", "--depth", "2"]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{out}");
+    assert!(out.contains("divide at depth 2:"), "{out}");
+    let e2e4: Vec<&str> = out
+        .lines()
+        .find(|l| l.starts_with("e2e4"))
+        .unwrap()
+        .split_whitespace()
+        .collect();
+    assert_eq!(e2e4[1], "20");
+    let o = perft(&["--json", "--depth", "2"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--json goes with --suite or --stats"));
+    let o = perft(&["--stats", "--no-bulk"]);
+    assert_eq!(o.status.code(), Some(2));
+}
