@@ -76,9 +76,8 @@ fn main() -> ExitCode {
     }
 }
 
-/// Output piped into a reader that stops early (`perft --suite x | head`) should end the process
-/// quietly, as it does for `cat` or `grep`; Rust ignores SIGPIPE by default, which turns the
-/// closed pipe into a panic inside `println!`.
+/// Output piped into a reader that stops early (`perft --suite x | head`) ends the process
+/// quietly, as for `cat`; Rust ignores SIGPIPE, which makes the closed pipe a panic in `println!`.
 fn restore_sigpipe() {
     #[cfg(unix)]
     // SAFETY: called first thing in `main`, before any thread exists; SIG_DFL is a valid action.
