@@ -438,9 +438,21 @@ pub fn divide_with<S: Sliders>(pos: &Position, depth: u32, opts: Options<'_>) ->
             .collect();
     }
     let tasks = split::<S>(&mut root, depth, opts.threads);
+    let done = run_tasks(pos, &tasks, opts.threads, |p, d| count::<S>(p, d, &opts));
+    per_root(&roots, &tasks, done)
+}
+
+/// Counts every task with `count` (given the task's position and depth), `threads` threads
+/// taking the next task through an atomic index; the results with their task's index.
+pub(crate) fn run_tasks<T: Send>(
+    pos: &Position,
+    tasks: &[Task],
+    threads: usize,
+    count: impl Fn(&mut Position, u32) -> T + Sync,
+) -> Vec<(usize, T)> {
     let next = AtomicUsize::new(0);
-    let results: Vec<Vec<(usize, u64)>> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..opts.threads)
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
             .map(|_| {
                 scope.spawn(|| {
                     let mut done = Vec::new();
@@ -451,7 +463,7 @@ pub fn divide_with<S: Sliders>(pos: &Position, depth: u32, opts: Options<'_>) ->
                         for &mv in &task.path {
                             p.make(mv);
                         }
-                        done.push((i, count::<S>(&mut p, task.depth, &opts)));
+                        done.push((i, count(&mut p, task.depth)));
                     }
                     done
                 })
@@ -460,17 +472,25 @@ pub fn divide_with<S: Sliders>(pos: &Position, depth: u32, opts: Options<'_>) ->
         // A worker only fails by panicking: pass that panic on rather than lose its counts.
         workers
             .into_iter()
-            .map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .flat_map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
             .collect()
-    });
-    let mut per_root = vec![0u64; roots.len()];
-    for (i, n) in results.into_iter().flatten() {
+    })
+}
+
+/// The tasks' results added up under the root move each task starts with, in `roots`' order.
+pub(crate) fn per_root<T: Default + std::ops::AddAssign>(
+    roots: &[Move],
+    tasks: &[Task],
+    done: Vec<(usize, T)>,
+) -> Vec<(Move, T)> {
+    let mut sums: Vec<(Move, T)> = roots.iter().map(|&m| (m, T::default())).collect();
+    for (i, n) in done {
         let first = tasks[i].path[0];
         if let Some(r) = roots.iter().position(|&m| m == first) {
-            per_root[r] += n;
+            sums[r].1 += n;
         }
     }
-    roots.into_iter().zip(per_root).collect()
+    sums
 }
 
 /// Perft with `opts` (threads, table); depth 0 is one node.

@@ -21,13 +21,12 @@
 use crate::attacks::{self, Sliders};
 use crate::bitboard::Bitboard;
 use crate::movegen::{self, PawnTargets, Sink};
-use crate::perft::split;
+use crate::perft::{per_root, run_tasks, split};
 use crate::position::{Board, Position};
 use crate::types::{Color, Move, MoveKind, PieceKind, Square};
 use std::marker::PhantomData;
 use std::ops::{Add, AddAssign};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The statistics of the leaves at one depth (the Grand Chess Tree's fields).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -376,66 +375,20 @@ fn record<S: Sliders>(child: &Board, parent: &Position, dest: Square, st: &mut S
     *field += 1;
 }
 
-/// The statistics of the leaves `moves` (legal moves of `pos`) lead to.
-fn leaf_stats_of<S: Sliders>(pos: &Position, moves: &[Move]) -> Stats {
-    let board = pos.board();
-    let us = board.side_to_move();
-    let eksq = board.king(!us);
-    let occupied = board.occupied();
-    // The squares from which each kind of our pieces would attack the enemy king.
-    let bishop_sq = S::bishop(eksq, occupied);
-    let rook_sq = S::rook(eksq, occupied);
-    let check_squares = |kind: PieceKind| match kind {
-        PieceKind::Pawn => attacks::pawn(!us, eksq),
-        PieceKind::Knight => attacks::knight(eksq),
-        PieceKind::Bishop => bishop_sq,
-        PieceKind::Rook => rook_sq,
-        PieceKind::Queen => bishop_sq | rook_sq,
-        PieceKind::King => Bitboard::EMPTY,
-    };
-    let discoverers = discoverers(board, us);
+/// The statistics of the one leaf `mv` (a legal move of `pos`) leads to, the move played
+/// without any filter: for the root's moves of a depth-1 divide. Summed over the moves, it
+/// must equal [`leaf_stats`] (the tests check that it does).
+fn move_stats<S: Sliders>(pos: &Position, mv: Move) -> Stats {
+    let kind = mv.kind();
     let mut st = Stats {
-        nodes: moves.len() as u64,
+        nodes: 1,
+        captures: u64::from(mv.is_capture()),
+        enpassants: u64::from(kind == MoveKind::EnPassant),
+        castles: u64::from(kind == MoveKind::Castle),
+        promotions: u64::from(mv.promotion_piece().is_some()),
         ..Stats::default()
     };
-    for &mv in moves {
-        let (from, to) = (mv.from(), mv.to());
-        let kind = mv.kind();
-        let may_check = match kind {
-            MoveKind::Capture => {
-                st.captures += 1;
-                None
-            }
-            MoveKind::EnPassant => {
-                st.captures += 1;
-                st.enpassants += 1;
-                Some(true)
-            }
-            MoveKind::Castle => {
-                st.castles += 1;
-                Some(true)
-            }
-            MoveKind::Promotion => {
-                st.promotions += 1;
-                Some(true)
-            }
-            MoveKind::PromotionCapture => {
-                st.captures += 1;
-                st.promotions += 1;
-                Some(true)
-            }
-            MoveKind::Quiet | MoveKind::DoublePush => None,
-        };
-        let may_check = may_check.unwrap_or_else(|| {
-            discoverers.contains(from)
-                || pos
-                    .piece_at(from)
-                    .is_some_and(|p| check_squares(p.kind).contains(to))
-        });
-        if may_check {
-            classify::<S>(pos, mv, &mut st);
-        }
-    }
+    classify::<S>(pos, mv, &mut st);
     st
 }
 
@@ -545,7 +498,7 @@ pub fn divide_stats<S: Sliders>(
         // The leaves are the root moves' own positions: each classified by its move.
         return roots
             .iter()
-            .map(|&mv| (mv, leaf_stats_of::<S>(&root, &[mv])))
+            .map(|&mv| (mv, move_stats::<S>(&root, mv)))
             .collect();
     }
     if threads <= 1 {
@@ -560,38 +513,8 @@ pub fn divide_stats<S: Sliders>(
             .collect();
     }
     let tasks = split::<S>(&mut root, depth, threads);
-    let next = AtomicUsize::new(0);
-    let results: Vec<Vec<(usize, Stats)>> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut done = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(task) = tasks.get(i) else { break };
-                        let mut p = pos.clone();
-                        for &mv in &task.path {
-                            p.make(mv);
-                        }
-                        done.push((i, count::<S>(&mut p, task.depth, table)));
-                    }
-                    done
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-            .collect()
-    });
-    let mut per_root = vec![Stats::default(); roots.len()];
-    for (i, st) in results.into_iter().flatten() {
-        let first = tasks[i].path[0];
-        if let Some(r) = roots.iter().position(|&m| m == first) {
-            per_root[r] += st;
-        }
-    }
-    roots.into_iter().zip(per_root).collect()
+    let done = run_tasks(pos, &tasks, threads, |p, d| count::<S>(p, d, table));
+    per_root(&roots, &tasks, done)
 }
 
 /// The statistics of the leaves at `depth` with `threads` threads and the table if any.
