@@ -361,7 +361,7 @@ fn record<S: Sliders>(child: &Board, parent: &Position, dest: Square, st: &mut S
     }
     let direct = checkers.contains(dest);
     let double = checkers.more_than_one();
-    let mate = movegen::count_legal_on::<S>(child, parent.castle_path_table()) == 0;
+    let mate = !has_reply::<S>(child, parent);
     let field = match (double, direct, mate) {
         (false, true, false) => &mut st.direct_checks,
         (false, false, false) => &mut st.single_discovered_checks,
@@ -373,6 +373,22 @@ fn record<S: Sliders>(child: &Board, parent: &Position, dest: Square, st: &mut S
         (true, false, true) => &mut st.double_discovered_mates,
     };
     *field += 1;
+}
+
+/// Whether the side to move on `child`, in check, has a legal move. Most checked kings can step
+/// aside: a king step to a square no enemy piece attacks (the king lifted off the board, so
+/// sliders see through its square) answers at once; otherwise the replies are counted.
+#[inline(always)]
+fn has_reply<S: Sliders>(child: &Board, parent: &Position) -> bool {
+    let us = child.side_to_move();
+    let ksq = child.king(us);
+    let occupied = child.occupied() - Bitboard::from_square(ksq);
+    for to in attacks::king(ksq) - child.color(us) {
+        if !child.is_attacked_by::<S>(to, !us, occupied) {
+            return true;
+        }
+    }
+    movegen::count_legal_on::<S>(child, parent.castle_path_table()) > 0
 }
 
 /// The statistics of the one leaf `mv` (a legal move of `pos`) leads to, the move played
