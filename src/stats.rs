@@ -23,6 +23,7 @@ use crate::bitboard::Bitboard;
 use crate::movegen::{self, PawnTargets, Sink};
 use crate::perft::{per_root, run_tasks, split};
 use crate::position::{Board, Position};
+use crate::tt::TableError;
 use crate::types::{Color, Move, MoveKind, PieceKind, Square};
 use std::marker::PhantomData;
 use std::ops::{Add, AddAssign};
@@ -46,23 +47,6 @@ pub struct Stats {
     pub double_discovered_mates: u64,
 }
 
-/// Every field of [`Stats`], by name, in the order of the JSON document.
-pub const FIELDS: [&str; 13] = [
-    "nodes",
-    "captures",
-    "enpassants",
-    "castles",
-    "promotions",
-    "direct_checks",
-    "single_discovered_checks",
-    "direct_discovered_checks",
-    "double_discovered_checks",
-    "direct_mates",
-    "single_discovered_mates",
-    "direct_discovered_mates",
-    "double_discovered_mates",
-];
-
 impl Stats {
     /// One leaf with nothing to say about the move that led to it (depth 0: the root itself).
     pub const ONE: Stats = Stats {
@@ -81,7 +65,7 @@ impl Stats {
         double_discovered_mates: 0,
     };
 
-    /// The fields in the order of [`FIELDS`].
+    /// The fields in declaration order.
     pub fn to_array(&self) -> [u64; 13] {
         [
             self.nodes,
@@ -174,20 +158,32 @@ impl Add for Stats {
 /// The statistics of the leaves `depth` plies below `pos` (single thread, no table). Depth 0
 /// is the root itself: one node, no move.
 pub fn stats<S: Sliders>(pos: &mut Position, depth: u32) -> Stats {
+    count::<S>(pos, depth, None)
+}
+
+/// [`stats`] through `table` if there is one: interior nodes of depth 2 and more are looked up
+/// and stored.
+fn count<S: Sliders>(pos: &mut Position, depth: u32, table: Option<&StatsTable>) -> Stats {
     match depth {
-        0 => Stats::ONE,
-        1 => leaf_stats::<S>(pos),
-        _ => {
-            let moves = movegen::legal_moves::<S>(pos);
-            let mut total = Stats::default();
-            for &mv in &moves {
-                let undo = pos.make(mv);
-                total += stats::<S>(pos, depth - 1);
-                pos.unmake(mv, &undo);
-            }
-            total
-        }
+        0 => return Stats::ONE,
+        1 => return leaf_stats::<S>(pos),
+        _ => {}
     }
+    let keys = (pos.key(), pos.key2());
+    if let Some(st) = table.and_then(|t| t.probe(keys, depth)) {
+        return st;
+    }
+    let moves = movegen::legal_moves::<S>(pos);
+    let mut total = Stats::default();
+    for &mv in &moves {
+        let undo = pos.make(mv);
+        total += count::<S>(pos, depth - 1, table);
+        pos.unmake(mv, &undo);
+    }
+    if let Some(t) = table {
+        t.store(keys, depth, total);
+    }
+    total
 }
 
 /// The pieces of the side to move that stand alone between one of its sliders and the enemy
@@ -330,15 +326,13 @@ impl<S: Sliders> Sink for LeafSink<'_, S> {
     #[inline(always)]
     fn single(&mut self, mv: Move) {
         self.st.nodes += 1;
-        let dest = if mv.kind() == MoveKind::Castle {
+        if mv.kind() == MoveKind::Castle {
             self.st.castles += 1;
-            mv.castle_rook_to()
         } else {
             self.st.captures += 1;
             self.st.enpassants += 1;
-            mv.to()
-        };
-        self.play(dest, |pos, b| pos.play_on(mv, b));
+        }
+        self.play(moved_to(mv), |pos, b| pos.play_on(mv, b));
     }
 }
 
@@ -410,13 +404,18 @@ fn move_stats<S: Sliders>(pos: &Position, mv: Move) -> Stats {
 
 /// Plays `mv` on a copy of the board and counts the leaf's check and mate, if any.
 fn classify<S: Sliders>(pos: &Position, mv: Move, st: &mut Stats) {
-    let child = pos.board_after(mv);
-    let dest = if mv.kind() == MoveKind::Castle {
+    record::<S>(&pos.board_after(mv), pos, moved_to(mv), st);
+}
+
+/// Where the *moved piece* of `mv` stands after it: the castling rook's square for a castle,
+/// the move's destination otherwise.
+#[inline(always)]
+fn moved_to(mv: Move) -> Square {
+    if mv.kind() == MoveKind::Castle {
         mv.castle_rook_to()
     } else {
         mv.to()
-    };
-    record::<S>(&child, pos, dest, st);
+    }
 }
 
 /// A table of statistics records for [`stats_with`]: direct-mapped, one lock per slot, every
@@ -435,14 +434,17 @@ struct Slot {
 }
 
 impl StatsTable {
-    /// A table of about `mb` MiB (at least one slot).
-    pub fn new(mb: usize) -> StatsTable {
+    /// A table of about `mb` MiB (at least one slot). A size the system refuses is an error,
+    /// not an abort.
+    pub fn new(mb: usize) -> Result<StatsTable, TableError> {
         let size = std::mem::size_of::<Mutex<Option<Slot>>>();
-        let count = (mb << 20) / size;
-        let count = count.max(1);
-        StatsTable {
-            slots: (0..count).map(|_| Mutex::new(None)).collect(),
-        }
+        let count = (mb.saturating_mul(1 << 20) / size).max(1);
+        let mut slots = Vec::new();
+        slots
+            .try_reserve_exact(count)
+            .map_err(|_| TableError { mb })?;
+        slots.extend((0..count).map(|_| Mutex::new(None)));
+        Ok(StatsTable { slots })
     }
 
     /// The table's size in bytes.
@@ -454,14 +456,14 @@ impl StatsTable {
         &self.slots[(key1 % self.slots.len() as u64) as usize]
     }
 
-    fn probe(&self, key1: u64, key2: u64, depth: u32) -> Option<Stats> {
+    fn probe(&self, (key1, key2): (u64, u64), depth: u32) -> Option<Stats> {
         // A lock poisoned by a panicking thread holds a whole record or none: still usable.
         let slot = self.slot(key1).lock().unwrap_or_else(|e| e.into_inner());
         slot.filter(|s| s.key1 == key1 && s.key2 == key2 && s.depth == depth)
             .map(|s| s.stats)
     }
 
-    fn store(&self, key1: u64, key2: u64, depth: u32, stats: Stats) {
+    fn store(&self, (key1, key2): (u64, u64), depth: u32, stats: Stats) {
         let mut slot = self.slot(key1).lock().unwrap_or_else(|e| e.into_inner());
         *slot = Some(Slot {
             key1,
@@ -469,33 +471,6 @@ impl StatsTable {
             depth,
             stats,
         });
-    }
-}
-
-/// [`stats`] through a table: interior nodes of depth 2 and more are looked up and stored.
-pub fn stats_hashed<S: Sliders>(pos: &mut Position, depth: u32, table: &StatsTable) -> Stats {
-    if depth < 2 {
-        return stats::<S>(pos, depth);
-    }
-    let (key1, key2) = (pos.key(), pos.key2());
-    if let Some(st) = table.probe(key1, key2, depth) {
-        return st;
-    }
-    let moves = movegen::legal_moves::<S>(pos);
-    let mut total = Stats::default();
-    for &mv in &moves {
-        let undo = pos.make(mv);
-        total += stats_hashed::<S>(pos, depth - 1, table);
-        pos.unmake(mv, &undo);
-    }
-    table.store(key1, key2, depth, total);
-    total
-}
-
-fn count<S: Sliders>(pos: &mut Position, depth: u32, table: Option<&StatsTable>) -> Stats {
-    match table {
-        Some(t) => stats_hashed::<S>(pos, depth, t),
-        None => stats::<S>(pos, depth),
     }
 }
 

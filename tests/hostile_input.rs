@@ -218,4 +218,9 @@ fn a_hash_too_large_for_the_machine_is_a_clear_error() {
         &perft_bin(&["--hash", "1048576", "--depth", "1"]),
         "cannot allocate a 1048576 MiB hash table",
     );
+    // The statistics' table too (it once aborted the process instead).
+    assert_exit_2(
+        &perft_bin(&["--stats", "--hash", "1048576", "--depth", "1"]),
+        "cannot allocate a 1048576 MiB hash table",
+    );
 }

@@ -108,10 +108,10 @@ fn published_values_single_threaded() {
 
 #[test]
 fn published_values_with_threads_and_tables() {
-    let one_bucket = StatsTable::new(0);
+    let one_bucket = StatsTable::new(0).unwrap();
     check_published::<Magic>(2, None);
     check_published::<Magic>(3, Some(&one_bucket));
-    check_published::<Classical>(1, Some(&StatsTable::new(16)));
+    check_published::<Classical>(1, Some(&StatsTable::new(16).unwrap()));
 }
 
 #[test]

@@ -109,19 +109,30 @@ pub struct StatsJob<'a> {
 impl SliderJob for StatsJob<'_> {
     fn run<S: Sliders>(self) -> Result<ExitCode> {
         let threads = self.common.threads();
-        let table = (self.common.hash > 0).then(|| StatsTable::new(self.common.hash as usize));
+        let table = match self.common.hash {
+            0 => None,
+            mb => Some(StatsTable::new(mb as usize)?),
+        };
         let table = table.as_ref();
         let start = Instant::now();
+        // With --divide the last row is the sum of the divide's rows: that depth is counted once.
+        let divide = (self.divide && self.depth > 0)
+            .then(|| divide_stats::<S>(&self.pos, self.depth, threads, table));
         let mut rows = Vec::new();
         for depth in 1..=self.depth {
-            rows.push((depth, stats_with::<S>(&self.pos, depth, threads, table)));
+            let st = match &divide {
+                Some(lines) if depth == self.depth => {
+                    lines.iter().fold(Stats::default(), |a, (_, b)| a + *b)
+                }
+                _ => stats_with::<S>(&self.pos, depth, threads, table),
+            };
+            rows.push((depth, st));
         }
-        let divide = (self.divide && self.depth > 0).then(|| {
-            let mut lines: Vec<(String, Stats)> =
-                divide_stats::<S>(&self.pos, self.depth, threads, table)
-                    .into_iter()
-                    .map(|(mv, s)| (mv.to_uci(self.pos.is_chess960()), s))
-                    .collect();
+        let divide = divide.map(|lines| {
+            let mut lines: Vec<(String, Stats)> = lines
+                .into_iter()
+                .map(|(mv, s)| (mv.to_uci(self.pos.is_chess960()), s))
+                .collect();
             lines.sort_by(|a, b| a.0.cmp(&b.0));
             lines
         });
