@@ -69,15 +69,12 @@ impl SliderJob for Count<'_> {
         let start = Instant::now();
         let nodes = if self.args.divide {
             // At depth 0 the one node is the position itself: no root move is counted.
-            let lines = if depth == 0 {
-                Vec::new()
+            let (lines, total) = if depth == 0 {
+                (Vec::new(), 1)
             } else {
-                divide_uci::<S>(&self.pos, depth, opts)
-            };
-            let total = if depth == 0 {
-                1
-            } else {
-                lines.iter().map(|(_, n)| n).sum()
+                let lines = divide_uci::<S>(&self.pos, depth, opts);
+                let total = lines.iter().map(|(_, n)| n).sum();
+                (lines, total)
             };
             for (mv, n) in &lines {
                 println!("{mv}: {n}");
