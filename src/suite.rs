@@ -21,6 +21,20 @@ impl Limits {
     pub fn allows(&self, depth: u32, expected: u128) -> bool {
         depth <= self.max_depth && expected <= self.max_nodes
     }
+
+    /// Why the check `(depth, expected)` is skipped, if it is: a shallower depth of the same
+    /// position `failed` already, or it is over a limit.
+    pub fn skip(&self, depth: u32, expected: u128, failed: bool) -> Option<SkipReason> {
+        if failed {
+            Some(SkipReason::AfterFailure)
+        } else if depth > self.max_depth {
+            Some(SkipReason::MaxDepth)
+        } else if expected > self.max_nodes {
+            Some(SkipReason::MaxNodes)
+        } else {
+            None
+        }
+    }
 }
 
 /// Why a listed depth was not checked.
@@ -139,15 +153,7 @@ pub fn run_position<S: Sliders>(
     };
     let mut failed = false;
     for (depth, expected) in counts {
-        let skipped = if failed {
-            Some(SkipReason::AfterFailure)
-        } else if depth > limits.max_depth {
-            Some(SkipReason::MaxDepth)
-        } else if expected > limits.max_nodes {
-            Some(SkipReason::MaxNodes)
-        } else {
-            None
-        };
+        let skipped = limits.skip(depth, expected, failed);
         let mut check = Check {
             depth,
             expected,

@@ -9,6 +9,7 @@ pub mod count;
 pub mod diff;
 pub mod magics;
 pub mod man;
+pub mod progress;
 pub mod stats;
 pub mod suite;
 pub mod uci;

@@ -1,6 +1,7 @@
 //! `perft --suite FILE`: every position of a suite file checked against its published counts.
 
 use super::common::{Common, MAX_DEPTH, SliderJob, counting_name, mnps, mnps_label, setup_label};
+use super::progress::Progress;
 use anyhow::{Context, Result, bail};
 use perft::Sliders;
 use perft::compare::Work;
@@ -10,7 +11,6 @@ use perft::suite::{self, Limits, PositionReport, Summary};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -145,71 +145,8 @@ impl PositionJson {
     }
 }
 
-/// Shows a progress bar on a terminal once a run has lasted a moment; never when the output is
-/// piped or JSON.
-struct Progress {
-    bar: Option<indicatif::ProgressBar>,
-    start: Instant,
-    shown: bool,
-}
-
-impl Progress {
-    fn new(enabled: bool, total: u64) -> Progress {
-        use std::io::IsTerminal;
-        let bar = (enabled && std::io::stderr().is_terminal()).then(|| {
-            let bar = indicatif::ProgressBar::with_draw_target(
-                Some(total),
-                indicatif::ProgressDrawTarget::hidden(),
-            );
-            let style = indicatif::ProgressStyle::with_template(
-                "{bar:40} {percent:>3}% {human_pos}/{human_len} nodes, eta {eta}",
-            );
-            if let Ok(style) = style {
-                bar.set_style(style);
-            }
-            bar
-        });
-        Progress {
-            bar,
-            start: Instant::now(),
-            shown: false,
-        }
-    }
-
-    fn advance(&mut self, nodes: u64) {
-        if let Some(bar) = &self.bar {
-            bar.inc(nodes);
-            if !self.shown && self.start.elapsed() > Duration::from_millis(500) {
-                bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
-                self.shown = true;
-            }
-        }
-    }
-
-    /// Prints a line above the bar.
-    fn println(&self, line: &str) {
-        match &self.bar {
-            Some(bar) if self.shown => bar.suspend(|| println!("{line}")),
-            _ => println!("{line}"),
-        }
-    }
-
-    fn eprintln(&self, line: &str) {
-        match &self.bar {
-            Some(bar) if self.shown => bar.suspend(|| eprintln!("{line}")),
-            _ => eprintln!("{line}"),
-        }
-    }
-
-    fn finish(&self) {
-        if let Some(bar) = &self.bar {
-            bar.finish_and_clear();
-        }
-    }
-}
-
 /// `D1-D5`, or `D1 D3` for depths that are not consecutive.
-fn depth_list(depths: &[u32]) -> String {
+pub fn depth_list(depths: &[u32]) -> String {
     if depths.is_empty() {
         return "-".to_string();
     }
