@@ -1,234 +1,147 @@
 //! `perft diff`: our generator as the reference for somebody else's engine.
 //!
-//! The other engine is driven over UCI (`position ... moves ...`, `go perft N`, reading the
-//! `move: count` divide lines that Stockfish prints). Its divide is compared with ours; where a
-//! root move's count differs, the search descends into it with one ply less, until it reaches the
-//! position whose move list differs: the exact move sequence, the FEN, and the moves the engine
-//! missed or invented there.
+//! The other engine ([`crate::engine`], over UCI or the perftree contract) is asked for its
+//! divide; where a root move's count differs from ours, the search descends into it with one
+//! ply less, until it reaches the position whose move list differs: the exact move sequence, the
+//! FEN, and the moves the engine missed or invented there, each classified by the rule it
+//! belongs to ([`MoveClass`]). Over a suite ([`diff_position`], [`Tally`]) the classes of every
+//! failure add up to the table that tells an author which rule is broken.
 
 use crate::attacks::Magic;
-use crate::perft::{Counting, Options, divide_uci};
+use crate::engine::{Divide, Engine, EngineError};
+use crate::epd::EpdEntry;
+use crate::perft::{Counting, Options, divide_with};
 use crate::position::Position;
-use crate::uci::play_moves;
+use crate::suite::{Limits, SkipReason};
+use crate::types::{Color, Move, PieceKind, Square};
 use std::collections::BTreeMap;
-use std::fmt;
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
-use std::time::Duration;
 
-/// What went wrong talking to the engine.
-#[derive(Debug)]
-pub enum DiffError {
-    /// The engine could not be started.
-    Spawn { command: String, error: String },
-    /// Writing to the engine failed (it probably exited).
-    Write(String),
-    /// The engine printed nothing for too long.
-    Timeout { waiting_for: String, seconds: u64 },
-    /// The engine exited while we were waiting for it.
-    Exited { waiting_for: String },
-    /// The starting position or moves are not valid for us.
-    Position(String),
+/// The rule a move belongs to, as far as the board tells: what an author looks at first when
+/// their engine misses or invents it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MoveClass {
+    Castling,
+    EnPassant,
+    /// A promotion (with or without capture) to this piece.
+    Promotion(PieceKind),
+    /// A king move other than castling (captures included).
+    King,
+    /// Any other capture.
+    Capture,
+    /// Any other move to an empty square.
+    Quiet,
+    /// Not a move of this position at all: no piece of the side to move on its square, or a pawn
+    /// reaching the last rank without a promotion piece.
+    NoSuchPiece,
 }
 
-impl fmt::Display for DiffError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl MoveClass {
+    /// Every class, in the order of the summary table.
+    pub const ALL: [MoveClass; 10] = [
+        MoveClass::Castling,
+        MoveClass::EnPassant,
+        MoveClass::Promotion(PieceKind::Queen),
+        MoveClass::Promotion(PieceKind::Rook),
+        MoveClass::Promotion(PieceKind::Bishop),
+        MoveClass::Promotion(PieceKind::Knight),
+        MoveClass::King,
+        MoveClass::Capture,
+        MoveClass::Quiet,
+        MoveClass::NoSuchPiece,
+    ];
+
+    /// The class's row in [`MoveClass::ALL`].
+    pub fn index(self) -> usize {
         match self {
-            DiffError::Spawn { command, error } => {
-                write!(f, "cannot start engine '{command}': {error}")
-            }
-            DiffError::Write(e) => write!(f, "cannot write to the engine: {e}"),
-            DiffError::Timeout {
-                waiting_for,
-                seconds,
-            } => {
-                write!(
-                    f,
-                    "the engine sent nothing for {seconds} s while we waited for {waiting_for}"
-                )
-            }
-            DiffError::Exited { waiting_for } => {
-                write!(f, "the engine exited while we waited for {waiting_for}")
-            }
-            DiffError::Position(e) => write!(f, "{e}"),
+            MoveClass::Castling => 0,
+            MoveClass::EnPassant => 1,
+            MoveClass::Promotion(PieceKind::Queen) => 2,
+            MoveClass::Promotion(PieceKind::Rook) => 3,
+            MoveClass::Promotion(PieceKind::Bishop) => 4,
+            MoveClass::Promotion(_) => 5,
+            MoveClass::King => 6,
+            MoveClass::Capture => 7,
+            MoveClass::Quiet => 8,
+            MoveClass::NoSuchPiece => 9,
         }
     }
-}
 
-impl std::error::Error for DiffError {}
-
-/// A UCI engine running as a child process.
-pub struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-    timeout: Duration,
-}
-
-/// One engine's divide: count per root move, and the total it printed.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct EngineDivide {
-    pub moves: BTreeMap<String, u64>,
-    pub total: Option<u64>,
-}
-
-impl Engine {
-    /// Starts `command` (run by `sh -c`, so it may carry arguments) and completes the UCI
-    /// handshake. `timeout` bounds each wait for a line of output.
-    pub fn start(command: &str, timeout: Duration) -> Result<Engine, DiffError> {
-        let spawn_error = |e: std::io::Error| DiffError::Spawn {
-            command: command.into(),
-            error: e.to_string(),
-        };
-        let mut child = Command::new("sh")
-            .arg("-c")
-            .arg(format!("exec {command}"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(spawn_error)?;
-        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-            let _ = child.kill();
-            return Err(DiffError::Spawn {
-                command: command.into(),
-                error: "no pipes".into(),
-            });
-        };
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let mut engine = Engine {
-            child,
-            stdin,
-            lines,
-            timeout,
-        };
-        engine.send("uci")?;
-        engine.wait_for("uciok", |l| l.trim() == "uciok")?;
-        engine.ready()?;
-        Ok(engine)
+    /// A name for output.
+    pub fn name(self) -> &'static str {
+        match self {
+            MoveClass::Castling => "castling",
+            MoveClass::EnPassant => "en passant",
+            MoveClass::Promotion(PieceKind::Queen) => "promotion to queen",
+            MoveClass::Promotion(PieceKind::Rook) => "promotion to rook",
+            MoveClass::Promotion(PieceKind::Bishop) => "promotion to bishop",
+            MoveClass::Promotion(_) => "promotion to knight",
+            MoveClass::King => "king move",
+            MoveClass::Capture => "capture",
+            MoveClass::Quiet => "quiet",
+            MoveClass::NoSuchPiece => "no such piece",
+        }
     }
 
-    fn send(&mut self, line: &str) -> Result<(), DiffError> {
-        writeln!(self.stdin, "{line}")
-            .and_then(|_| self.stdin.flush())
-            .map_err(|e| {
-                if e.kind() == std::io::ErrorKind::BrokenPipe {
-                    DiffError::Exited {
-                        waiting_for: format!("it to read '{line}'"),
-                    }
+    /// The class of `uci` in `pos`, from the board alone: the move need not be legal (that is
+    /// the point: an invented move is classified too).
+    pub fn of(pos: &Position, uci: &str) -> MoveClass {
+        let (Some(from), Some(to)) = (
+            uci.get(0..2).and_then(Square::parse),
+            uci.get(2..4).and_then(Square::parse),
+        ) else {
+            return MoveClass::NoSuchPiece;
+        };
+        let us = pos.side_to_move();
+        let Some(piece) = pos.piece_at(from).filter(|p| p.color == us) else {
+            return MoveClass::NoSuchPiece;
+        };
+        let target = pos.piece_at(to);
+        let capture = target.is_some_and(|p| p.color != us);
+        match piece.kind {
+            PieceKind::King => {
+                let onto_own_rook = target
+                    .is_some_and(|p| p.color == us && p.kind == PieceKind::Rook)
+                    && from.rank() == to.rank();
+                let two_files = from.rank() == to.rank() && from.file().abs_diff(to.file()) == 2;
+                if onto_own_rook || (two_files && !pos.is_chess960()) {
+                    MoveClass::Castling
                 } else {
-                    DiffError::Write(e.to_string())
+                    MoveClass::King
                 }
-            })
-    }
-
-    /// Reads lines until one satisfies `done`; returns all lines read, that one included.
-    fn wait_for(
-        &mut self,
-        what: &str,
-        done: impl Fn(&str) -> bool,
-    ) -> Result<Vec<String>, DiffError> {
-        let mut got = Vec::new();
-        loop {
-            match self.lines.recv_timeout(self.timeout) {
-                Ok(line) => {
-                    let finished = done(&line);
-                    got.push(line);
-                    if finished {
-                        return Ok(got);
+            }
+            PieceKind::Pawn => {
+                let last = if us == Color::White { 7 } else { 0 };
+                let promotion = uci.get(4..5).and_then(|c| c.chars().next());
+                if to.rank() == last {
+                    let kind = promotion
+                        .and_then(PieceKind::from_letter)
+                        .filter(|k| !matches!(k, PieceKind::Pawn | PieceKind::King));
+                    match kind {
+                        Some(kind) => MoveClass::Promotion(kind),
+                        None => MoveClass::NoSuchPiece,
                     }
-                }
-                Err(RecvTimeoutError::Timeout) => {
-                    return Err(DiffError::Timeout {
-                        waiting_for: what.into(),
-                        seconds: self.timeout.as_secs(),
-                    });
-                }
-                Err(RecvTimeoutError::Disconnected) => {
-                    return Err(DiffError::Exited {
-                        waiting_for: what.into(),
-                    });
+                } else if from.file() != to.file()
+                    && target.is_none()
+                    && pos.board().ep_square() == Some(to)
+                {
+                    MoveClass::EnPassant
+                } else if capture {
+                    MoveClass::Capture
+                } else {
+                    MoveClass::Quiet
                 }
             }
+            _ if capture => MoveClass::Capture,
+            _ => MoveClass::Quiet,
         }
-    }
-
-    fn ready(&mut self) -> Result<(), DiffError> {
-        self.send("isready")?;
-        self.wait_for("readyok", |l| l.trim() == "readyok")
-            .map(|_| ())
-    }
-
-    /// Sets the engine's `UCI_Chess960` option.
-    pub fn set_chess960(&mut self, on: bool) -> Result<(), DiffError> {
-        self.send(&format!("setoption name UCI_Chess960 value {on}"))?;
-        self.ready()
-    }
-
-    /// The engine's divide of `fen` after `moves`, to `depth`.
-    pub fn divide(
-        &mut self,
-        fen: &str,
-        moves: &[String],
-        depth: u32,
-    ) -> Result<EngineDivide, DiffError> {
-        let mut cmd = format!("position fen {fen}");
-        if !moves.is_empty() {
-            cmd.push_str(" moves ");
-            cmd.push_str(&moves.join(" "));
-        }
-        self.send(&cmd)?;
-        self.send(&format!("go perft {depth}"))?;
-        let lines = self.wait_for("'Nodes searched'", |l| {
-            l.trim_start().starts_with("Nodes searched")
-        })?;
-        let mut result = EngineDivide::default();
-        for line in &lines {
-            let line = line.trim();
-            if let Some(total) = line.strip_prefix("Nodes searched:") {
-                result.total = total.trim().parse().ok();
-            } else if let Some((mv, n)) = line.split_once(':').or_else(|| line.split_once(' '))
-                && is_uci_move(mv.trim())
-                && let Ok(n) = n.trim().parse::<u64>()
-            {
-                result.moves.insert(mv.trim().to_string(), n);
-            }
-        }
-        Ok(result)
     }
 }
 
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.send("quit");
-        // Give it a moment to leave on its own, then make sure it is gone.
-        for _ in 0..20 {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn is_uci_move(s: &str) -> bool {
-    let b = s.as_bytes();
-    (b.len() == 4 || b.len() == 5)
-        && matches!(b[0], b'a'..=b'h')
-        && matches!(b[1], b'1'..=b'8')
-        && matches!(b[2], b'a'..=b'h')
-        && matches!(b[3], b'1'..=b'8')
+/// A move and its class.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClassifiedMove {
+    pub uci: String,
+    pub class: MoveClass,
 }
 
 /// One level of the descent.
@@ -238,8 +151,8 @@ pub struct Step {
     pub moves: Vec<String>,
     pub depth: u32,
     pub ours: u64,
-    pub theirs: Option<u64>,
-    /// The root move whose count differs, that the search follows (none at the last step).
+    pub theirs: u64,
+    /// The move whose count differs, that the search follows: (move, engine, ours).
     pub follow: Option<(String, u64, u64)>,
 }
 
@@ -252,22 +165,66 @@ pub enum Outcome {
     MoveListDiffers {
         moves: Vec<String>,
         fen: String,
-        missed: Vec<String>,
-        invented: Vec<String>,
+        /// Whether the side to move is in check there.
+        in_check: bool,
+        missed: Vec<ClassifiedMove>,
+        invented: Vec<ClassifiedMove>,
+    },
+    /// Most of the engine's moves move pieces that are not there: it answers for another
+    /// position (it ignored `position`, or the moves, or misread the FEN).
+    OtherPosition {
+        moves: Vec<String>,
+        fen: String,
+        /// A few of the impossible moves.
+        examples: Vec<String>,
     },
     /// Every move matches but the engine's total is not the sum of its own lines.
     TotalDiffers {
         moves: Vec<String>,
         fen: String,
         ours: u64,
-        theirs: Option<u64>,
+        theirs: u64,
     },
-    /// The engine's counts changed between calls, or depth 1 counts are not 1.
+    /// The engine's counts changed between calls, or its depth-1 counts are not 1.
     Inconsistent {
         moves: Vec<String>,
         fen: String,
         detail: String,
     },
+    /// The engine crashed, hung or printed garbage on this query (it is restarted for the next).
+    EngineFailed {
+        moves: Vec<String>,
+        fen: String,
+        depth: u32,
+        error: EngineError,
+    },
+}
+
+impl Outcome {
+    /// The moves from the root to the position the search ended at, and its FEN (none for
+    /// [`Outcome::Agree`]).
+    pub fn position(&self) -> Option<(&[String], &str)> {
+        match self {
+            Outcome::Agree { .. } => None,
+            Outcome::MoveListDiffers { moves, fen, .. }
+            | Outcome::OtherPosition { moves, fen, .. }
+            | Outcome::TotalDiffers { moves, fen, .. }
+            | Outcome::Inconsistent { moves, fen, .. }
+            | Outcome::EngineFailed { moves, fen, .. } => Some((moves, fen)),
+        }
+    }
+
+    /// A short name for the kind of failure (summaries, JSON); `agree` for no failure.
+    pub fn category(&self) -> &'static str {
+        match self {
+            Outcome::Agree { .. } => "agree",
+            Outcome::MoveListDiffers { .. } => "move list",
+            Outcome::OtherPosition { .. } => "another position",
+            Outcome::TotalDiffers { .. } => "total",
+            Outcome::Inconsistent { .. } => "inconsistent",
+            Outcome::EngineFailed { error, .. } => error.kind(),
+        }
+    }
 }
 
 /// The full result: the descent and its outcome.
@@ -277,33 +234,69 @@ pub struct Report {
     pub outcome: Outcome,
 }
 
-/// Descends from `fen` after `moves` at `depth` to the first position where `engine` and our
-/// generator disagree on the legal moves.
+/// Our divide of `pos`: UCI name to (move, count).
+fn our_divide(pos: &Position, depth: u32) -> BTreeMap<String, (Move, u64)> {
+    divide_with::<Magic>(pos, depth, Options::single(Counting::Bulk))
+        .into_iter()
+        .map(|(mv, n)| (mv.to_uci(pos.is_chess960()), (mv, n)))
+        .collect()
+}
+
+/// Descends from `root` after `moves` (legal moves in UCI notation) at `depth` to the first
+/// position where `engine` and our generator disagree on the legal moves. `first`, if given, is
+/// the engine's answer for the starting query, already asked. The only error is an engine that
+/// cannot be started again; every other failure of the engine is an [`Outcome::EngineFailed`].
 pub fn find_divergence(
     engine: &mut Engine,
-    fen: &str,
-    chess960: bool,
+    root: &Position,
     moves: &[String],
     depth: u32,
-) -> Result<Report, DiffError> {
-    let root = Position::from_fen_with(fen, chess960)
-        .map_err(|e| DiffError::Position(format!("invalid FEN: {e}")))?;
+    mut first: Option<Divide>,
+) -> Result<Report, EngineError> {
     // Send the FEN in our printing (keeps the castling notation, always 6 fields).
     let root_fen = root.to_fen();
-    engine.set_chess960(root.is_chess960())?;
+    let mut pos = root.clone();
+    for (i, m) in moves.iter().enumerate() {
+        let Ok(mv) = crate::movegen::parse_uci_move::<Magic>(&pos, m) else {
+            let error = EngineError::Garbage(format!("move {} ('{m}') is not legal here", i + 1));
+            return Ok(Report {
+                steps: Vec::new(),
+                outcome: Outcome::EngineFailed {
+                    moves: moves.to_vec(),
+                    fen: pos.to_fen(),
+                    depth,
+                    error,
+                },
+            });
+        };
+        pos.make(mv);
+    }
     let mut path: Vec<String> = moves.to_vec();
     let mut depth = depth.max(1);
     let mut steps = Vec::new();
     loop {
-        let mut pos = root.clone();
-        play_moves(&mut pos, path.iter().map(String::as_str))
-            .map_err(|(i, e)| DiffError::Position(format!("move {i}: {e}")))?;
-        let ours: BTreeMap<String, u64> =
-            divide_uci::<Magic>(&pos, depth, Options::single(Counting::Bulk))
-                .into_iter()
-                .collect();
-        let theirs = engine.divide(&root_fen, &path, depth)?;
-        let ours_total: u64 = ours.values().sum();
+        let ours = our_divide(&pos, depth);
+        let fen = pos.to_fen();
+        let answer = match first.take() {
+            Some(answer) => Ok(answer),
+            None => engine.divide(&root_fen, root.is_chess960(), &path, depth),
+        };
+        let theirs = match answer {
+            Ok(answer) => answer,
+            Err(error @ EngineError::Start(_)) => return Err(error),
+            Err(error) => {
+                return Ok(Report {
+                    steps,
+                    outcome: Outcome::EngineFailed {
+                        moves: path,
+                        fen,
+                        depth,
+                        error,
+                    },
+                });
+            }
+        };
+        let ours_total: u64 = ours.values().map(|v| v.1).sum();
         let mut step = Step {
             moves: path.clone(),
             depth,
@@ -311,45 +304,66 @@ pub fn find_divergence(
             theirs: theirs.total,
             follow: None,
         };
-        let missed: Vec<String> = ours
+        let classify = |m: &String| ClassifiedMove {
+            uci: m.clone(),
+            class: MoveClass::of(&pos, m),
+        };
+        let missed: Vec<ClassifiedMove> = ours
             .keys()
             .filter(|m| !theirs.moves.contains_key(*m))
-            .cloned()
+            .map(classify)
             .collect();
-        let invented: Vec<String> = theirs
+        let invented: Vec<ClassifiedMove> = theirs
             .moves
             .keys()
             .filter(|m| !ours.contains_key(*m))
-            .cloned()
+            .map(classify)
             .collect();
-        let fen = pos.to_fen();
         if !missed.is_empty() || !invented.is_empty() {
             steps.push(step);
-            return Ok(Report {
-                steps,
-                outcome: Outcome::MoveListDiffers {
+            let impossible: Vec<String> = invented
+                .iter()
+                .filter(|m| m.class == MoveClass::NoSuchPiece)
+                .map(|m| m.uci.clone())
+                .collect();
+            let outcome = if impossible.len() * 2 >= theirs.moves.len().max(1) {
+                Outcome::OtherPosition {
                     moves: path,
                     fen,
+                    examples: impossible.into_iter().take(4).collect(),
+                }
+            } else {
+                Outcome::MoveListDiffers {
+                    moves: path,
+                    fen,
+                    in_check: pos.board().in_check(),
                     missed,
                     invented,
-                },
-            });
+                }
+            };
+            return Ok(Report { steps, outcome });
         }
-        let differing = ours.iter().find(|(m, n)| theirs.moves.get(*m) != Some(n));
+        let differing = ours
+            .iter()
+            .find(|(m, (_, n))| theirs.moves.get(*m) != Some(n));
         let outcome = match differing {
-            Some((mv, &n)) if depth > 1 => {
-                step.follow = Some((mv.clone(), theirs.moves[mv], n));
+            Some((name, &(mv, n))) if depth > 1 => {
+                step.follow = Some((name.clone(), theirs.moves[name], n));
                 steps.push(step);
-                path.push(mv.clone());
+                path.push(name.clone());
+                pos.make(mv);
                 depth -= 1;
                 continue;
             }
-            Some((mv, _)) => Outcome::Inconsistent {
+            Some((name, _)) => Outcome::Inconsistent {
                 moves: path,
                 fen,
-                detail: format!("at depth 1 the engine counts {} for {mv}", theirs.moves[mv]),
+                detail: format!(
+                    "at depth 1 the engine counts {} for {name}",
+                    theirs.moves[name]
+                ),
             },
-            None if theirs.total != Some(ours_total) => Outcome::TotalDiffers {
+            None if theirs.total != ours_total => Outcome::TotalDiffers {
                 moves: path,
                 fen,
                 ours: ours_total,
@@ -364,5 +378,197 @@ pub fn find_divergence(
         };
         steps.push(step);
         return Ok(Report { steps, outcome });
+    }
+}
+
+/// One listed depth of a suite position, as the engine answered it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DiffCheck {
+    pub depth: u32,
+    pub expected: u128,
+    /// The engine's total; `None` if skipped or the engine failed.
+    pub engine: Option<u64>,
+    pub skipped: Option<SkipReason>,
+}
+
+/// A suite position's result.
+#[derive(Clone, Debug)]
+pub struct PositionDiff {
+    pub line: usize,
+    pub id: Option<String>,
+    pub fen: String,
+    pub checks: Vec<DiffCheck>,
+    /// The first failing depth and what the descent from it found.
+    pub failure: Option<(u32, Report)>,
+}
+
+impl PositionDiff {
+    pub fn passed(&self) -> bool {
+        self.failure.is_none()
+    }
+
+    /// A name for output: the id if the line has one, else the FEN.
+    pub fn name(&self) -> String {
+        crate::epd::display_name(self.id.as_deref(), &self.fen)
+    }
+}
+
+/// Asks `engine` for every depth of `entry` within `limits`, shallowest first, and compares its
+/// totals with the suite's; at the first difference (or engine failure) descends to the cause and
+/// skips the deeper depths. `progress` gets the suite's count of each depth asked. The only error
+/// is an engine that cannot be (re)started.
+pub fn diff_position(
+    engine: &mut Engine,
+    entry: &EpdEntry,
+    root: &Position,
+    limits: Limits,
+    mut progress: impl FnMut(u128),
+) -> Result<PositionDiff, EngineError> {
+    let mut counts: Vec<(u32, u128)> = entry.counts.iter().copied().filter(|c| c.0 > 0).collect();
+    counts.sort_unstable();
+    let mut result = PositionDiff {
+        line: entry.line,
+        id: entry.id.clone(),
+        fen: entry.fen.clone(),
+        checks: Vec::with_capacity(counts.len()),
+        failure: None,
+    };
+    let fen = root.to_fen();
+    for (depth, expected) in counts {
+        let skipped = limits.skip(depth, expected, result.failure.is_some());
+        let mut check = DiffCheck {
+            depth,
+            expected,
+            engine: None,
+            skipped,
+        };
+        if skipped.is_none() {
+            match engine.divide(&fen, root.is_chess960(), &[], depth) {
+                Ok(answer) => {
+                    check.engine = Some(answer.total);
+                    if u128::from(answer.total) != expected {
+                        let report = find_divergence(engine, root, &[], depth, Some(answer))?;
+                        result.failure = Some((depth, report));
+                    }
+                }
+                Err(error @ EngineError::Start(_)) => return Err(error),
+                Err(error) => {
+                    let outcome = Outcome::EngineFailed {
+                        moves: Vec::new(),
+                        fen: fen.clone(),
+                        depth,
+                        error,
+                    };
+                    let steps = Vec::new();
+                    result.failure = Some((depth, Report { steps, outcome }));
+                }
+            }
+            progress(expected);
+        }
+        result.checks.push(check);
+    }
+    Ok(result)
+}
+
+/// Totals over a suite: positions, checks, and the failures by kind.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub positions: usize,
+    pub passed: usize,
+    pub failed: usize,
+    pub checks_run: usize,
+    pub checks_skipped: usize,
+    /// Per [`MoveClass::index`]: positions where such a move was [missed, missed in check,
+    /// invented, invented in check].
+    pub by_class: [[usize; 4]; 10],
+    /// Failures by [`Outcome::category`].
+    pub by_category: BTreeMap<&'static str, usize>,
+}
+
+impl Tally {
+    /// Adds one position's result.
+    pub fn add(&mut self, d: &PositionDiff) {
+        self.positions += 1;
+        for c in &d.checks {
+            if c.skipped.is_some() {
+                self.checks_skipped += 1;
+            } else {
+                self.checks_run += 1;
+            }
+        }
+        let Some((_, report)) = &d.failure else {
+            self.passed += 1;
+            return;
+        };
+        self.failed += 1;
+        *self
+            .by_category
+            .entry(report.outcome.category())
+            .or_default() += 1;
+        if let Outcome::MoveListDiffers {
+            in_check,
+            missed,
+            invented,
+            ..
+        } = &report.outcome
+        {
+            let check = usize::from(*in_check);
+            for (list, column) in [(missed, 0), (invented, 2)] {
+                let mut seen = [false; 10];
+                for m in list {
+                    seen[m.class.index()] = true;
+                }
+                for (row, &hit) in seen.iter().enumerate() {
+                    if hit {
+                        self.by_class[row][column + check] += 1;
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classes_from_the_board() {
+        let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+        let pos = Position::from_fen(kiwipete).unwrap();
+        for (uci, class) in [
+            ("e1g1", MoveClass::Castling),
+            ("e1c1", MoveClass::Castling),
+            ("e1f1", MoveClass::King),
+            ("e1d1", MoveClass::King),
+            ("e5f7", MoveClass::Capture),
+            ("e5d3", MoveClass::Quiet),
+            ("a2a4", MoveClass::Quiet),
+            ("a8a7", MoveClass::NoSuchPiece),
+            ("h8h7", MoveClass::NoSuchPiece),
+            ("zz", MoveClass::NoSuchPiece),
+        ] {
+            assert_eq!(MoveClass::of(&pos, uci), class, "{uci}");
+        }
+        let ep = Position::from_fen("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1").unwrap();
+        assert_eq!(MoveClass::of(&ep, "e5d6"), MoveClass::EnPassant);
+        assert_eq!(MoveClass::of(&ep, "e5e6"), MoveClass::Quiet);
+        let promo = Position::from_fen("1r2k3/P7/8/8/8/8/8/4K3 w - - 0 1").unwrap();
+        assert_eq!(
+            MoveClass::of(&promo, "a7a8r"),
+            MoveClass::Promotion(PieceKind::Rook)
+        );
+        assert_eq!(
+            MoveClass::of(&promo, "a7b8n"),
+            MoveClass::Promotion(PieceKind::Knight)
+        );
+        assert_eq!(MoveClass::of(&promo, "a7a8"), MoveClass::NoSuchPiece);
+        let c960 =
+            Position::from_fen_with("1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBgb - 0 1", true).unwrap();
+        assert_eq!(MoveClass::of(&c960, "e1g1"), MoveClass::Castling);
+        assert_eq!(MoveClass::of(&c960, "e1f1"), MoveClass::King);
+        for (i, class) in MoveClass::ALL.iter().enumerate() {
+            assert_eq!(class.index(), i);
+        }
     }
 }

@@ -8,12 +8,14 @@
 //! - [`stats`]: leaf statistics (captures, castles, checks by kind, mates...).
 //! - [`epd`]: reading perft suites; [`suite`]: running them.
 //! - [`compare`]: timing the slider implementations against each other.
-//! - [`uci`]: a UCI front end; [`diff`]: finding where another engine's perft goes wrong.
+//! - [`uci`]: a UCI front end; [`engine`]: another engine driven over UCI or the perftree
+//!   contract; [`diff`]: finding where its perft goes wrong.
 
 pub mod attacks;
 pub mod bitboard;
 pub mod compare;
 pub mod diff;
+pub mod engine;
 pub mod epd;
 pub mod movegen;
 pub mod perft;

@@ -1,8 +1,9 @@
 //! The UCI front end, the perftree contract, `--moves`, and `perft diff` against an engine that
 //! is wrong in one known place (and against Debian's stockfish when it is installed).
 
+mod common;
+
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
 fn perft(args: &[&str]) -> Output {
@@ -128,18 +129,9 @@ fn moves_option_and_its_errors() {
     }
 }
 
-/// The fake engine built from examples/fake_engine.rs (cargo builds examples for tests).
-fn fake_engine() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let dir = exe.parent().unwrap().parent().unwrap();
-    let path = dir.join("examples").join("fake_engine");
-    assert!(path.exists(), "{} not built", path.display());
-    path
-}
-
 #[test]
 fn diff_finds_the_fake_engines_bug() {
-    let engine = fake_engine();
+    let engine = common::fake_engine();
     let o = perft(&["diff", "--engine", engine.to_str().unwrap(), "--depth", "4"]);
     let out = text(&o.stdout);
     assert_eq!(o.status.code(), Some(1), "{out}{}", text(&o.stderr));
@@ -161,7 +153,7 @@ fn diff_finds_the_fake_engines_bug() {
 
 #[test]
 fn diff_agrees_where_the_fake_engine_is_right() {
-    let engine = fake_engine();
+    let engine = common::fake_engine();
     let o = perft(&[
         "diff",
         "--engine",
@@ -181,7 +173,7 @@ fn diff_reports_an_engine_that_cannot_start_or_dies() {
     let o = perft(&["diff", "--engine", "/no/such/engine", "--depth", "2"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        text(&o.stderr).contains("engine exited"),
+        text(&o.stderr).contains("the engine could not be started"),
         "{}",
         text(&o.stderr)
     );

@@ -1,9 +1,18 @@
-//! `perft diff`: find where another engine's perft goes wrong.
+//! `perft diff`: find where another engine's perft goes wrong, at one position or over a suite.
 
 use super::common::{MAX_DEPTH, build_position};
-use anyhow::Result;
-use perft::diff::{Engine, Outcome, find_divergence};
+use super::progress::Progress;
+use super::suite::depth_list;
+use anyhow::{Context, Result, bail};
+use perft::diff::{
+    ClassifiedMove, MoveClass, Outcome, PositionDiff, Report, Tally, diff_position, find_divergence,
+};
+use perft::engine::{Engine, EngineError, Protocol};
+use perft::epd;
+use perft::suite::{self, Limits};
+use serde::Serialize;
 use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -13,37 +22,205 @@ pub struct Args {
     #[arg(long)]
     pub engine: String,
 
+    /// How to talk to the engine: `uci` (`position ...`, `go perft N`, one process throughout)
+    /// or `perftree` (`CMD <depth> "<fen>" "<moves>"` per query, printing `move count` lines, a
+    /// blank line and the total).
+    #[arg(long, value_enum, default_value_t = ProtocolArg::Uci)]
+    pub protocol: ProtocolArg,
+
     /// Starting position; default: the start position.
-    #[arg(long, short = 'f')]
+    #[arg(long, short = 'f', conflicts_with = "suite")]
     pub fen: Option<String>,
 
     /// Moves to play from it first (UCI notation).
-    #[arg(long, num_args = 1.., value_name = "MOVE")]
+    #[arg(long, num_args = 1.., value_name = "MOVE", conflicts_with = "suite")]
     pub moves: Vec<String>,
 
     /// Depth to compare at, 1 to 64.
-    #[arg(long, short = 'd', value_parser = clap::value_parser!(u32).range(1..=MAX_DEPTH as i64))]
-    pub depth: u32,
+    #[arg(long, short = 'd', required_unless_present = "suite", conflicts_with = "suite",
+          value_parser = clap::value_parser!(u32).range(1..=MAX_DEPTH as i64))]
+    pub depth: Option<u32>,
+
+    /// Run the engine over every position and listed depth of a suite file (EPD with
+    /// `;D<n> <count>` fields), comparing its totals with the suite's counts and descending to
+    /// the cause of every failure.
+    #[arg(long, value_name = "FILE")]
+    pub suite: Option<PathBuf>,
+
+    /// With `--suite`: skip depths above this.
+    #[arg(long, default_value_t = MAX_DEPTH, requires = "suite",
+          value_parser = clap::value_parser!(u32).range(1..=MAX_DEPTH as i64))]
+    pub max_depth: u32,
+
+    /// With `--suite`: skip checks whose expected count is above this.
+    #[arg(long, default_value_t = 10_000_000, requires = "suite")]
+    pub max_nodes: u128,
+
+    /// With `--suite`: one JSON document on stdout.
+    #[arg(long, requires = "suite")]
+    pub json: bool,
 
     /// Chess960 castling rules (also selected by Shredder-FEN castling letters).
     #[arg(long)]
     pub chess960: bool,
 
-    /// Seconds to wait for each line of the engine's output.
-    #[arg(long, default_value_t = 600)]
-    pub timeout: u64,
+    /// Seconds the engine may take over one query; then it is killed and restarted.
+    #[arg(long, default_value_t = 600.0, value_name = "SECONDS")]
+    pub timeout: f64,
 }
 
-/// `moves` joined, or `(none)`.
-fn line(moves: &[String]) -> String {
-    if moves.is_empty() {
-        "(none)".to_string()
-    } else {
-        moves.join(" ")
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+pub enum ProtocolArg {
+    Uci,
+    Perftree,
+}
+
+impl Args {
+    fn engine(&self) -> Result<Engine> {
+        let protocol = match self.protocol {
+            ProtocolArg::Uci => Protocol::Uci,
+            ProtocolArg::Perftree => Protocol::Perftree,
+        };
+        let timeout = Duration::try_from_secs_f64(self.timeout)
+            .ok()
+            .filter(|t| !t.is_zero())
+            .context("--timeout must be a positive number of seconds")?;
+        Ok(Engine::new(&self.engine, protocol, timeout))
+    }
+
+    fn protocol_name(&self) -> &'static str {
+        match self.protocol {
+            ProtocolArg::Uci => "uci",
+            ProtocolArg::Perftree => "perftree",
+        }
     }
 }
 
+/// `after: e2e4 e7e5` or `at the root`.
+fn place(moves: &[String]) -> String {
+    if moves.is_empty() {
+        "at the root".to_string()
+    } else {
+        format!("after: {}", moves.join(" "))
+    }
+}
+
+/// `e1g1 (castling), e5d6 (en passant)`, or `(none)`.
+fn classified(moves: &[ClassifiedMove]) -> String {
+    if moves.is_empty() {
+        return "(none)".to_string();
+    }
+    moves
+        .iter()
+        .map(|m| format!("{} ({})", m.uci, m.class.name()))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The descent and its conclusion, as lines of text.
+fn report_lines(report: &Report) -> Vec<String> {
+    let (mut lines, conclusion) = descent_and_conclusion(report);
+    lines.extend(conclusion);
+    lines
+}
+
+/// The descent's lines, and the conclusion's.
+fn descent_and_conclusion(report: &Report) -> (Vec<String>, Vec<String>) {
+    let mut descent = Vec::new();
+    for step in &report.steps {
+        let path = if step.moves.is_empty() {
+            "(root)".to_string()
+        } else {
+            step.moves.join(" ")
+        };
+        descent.push(format!(
+            "depth {}: {path}: engine {}, perft {}",
+            step.depth, step.theirs, step.ours
+        ));
+        if let Some((mv, theirs, ours)) = &step.follow {
+            descent.push(format!(
+                "  {mv}: engine {theirs}, perft {ours} -> descending into {mv}"
+            ));
+        }
+    }
+    let mut out = Vec::new();
+    match &report.outcome {
+        Outcome::Agree { nodes } => out.push(format!("no difference: both count {nodes} nodes")),
+        Outcome::MoveListDiffers {
+            moves,
+            fen,
+            in_check,
+            missed,
+            invented,
+        } => {
+            let check = if *in_check {
+                " (side to move in check)"
+            } else {
+                ""
+            };
+            out.push(format!(
+                "the engine's legal moves differ {}{check}",
+                place(moves)
+            ));
+            out.push(format!("FEN: {fen}"));
+            out.push(format!("moves the engine missed:   {}", classified(missed)));
+            out.push(format!(
+                "moves the engine invented: {}",
+                classified(invented)
+            ));
+        }
+        Outcome::OtherPosition {
+            moves,
+            fen,
+            examples,
+        } => {
+            out.push(format!(
+                "{}: the engine answers for another position: most of its moves move \
+                 pieces that are not there ({})",
+                place(moves),
+                examples.join(", ")
+            ));
+            out.push(format!("FEN: {fen}"));
+        }
+        Outcome::TotalDiffers {
+            moves,
+            fen,
+            ours,
+            theirs,
+        } => {
+            out.push(format!(
+                "{}: every move's count agrees, but the engine's total is {theirs} (sum {ours})",
+                place(moves)
+            ));
+            out.push(format!("FEN: {fen}"));
+        }
+        Outcome::Inconsistent { moves, fen, detail } => {
+            out.push(format!(
+                "the engine is inconsistent {}: {detail}",
+                place(moves)
+            ));
+            out.push(format!("FEN: {fen}"));
+        }
+        Outcome::EngineFailed {
+            moves,
+            fen,
+            depth,
+            error,
+        } => {
+            out.push(format!(
+                "{}, depth {depth}: {error}; it is restarted for the next query",
+                place(moves)
+            ));
+            out.push(format!("FEN: {fen}"));
+        }
+    }
+    (descent, out)
+}
+
 pub fn run(args: &Args) -> Result<ExitCode> {
+    if let Some(path) = &args.suite {
+        return run_suite(args, path);
+    }
     let fen = args.fen.as_deref().unwrap_or(perft::position::STARTPOS);
     let moves: Vec<String> = args
         .moves
@@ -54,77 +231,363 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     // Validate the input before starting the engine.
     let refs: Vec<&str> = moves.iter().map(String::as_str).collect();
     build_position(Some(fen), args.chess960, &refs)?;
-    let mut engine = Engine::start(&args.engine, Duration::from_secs(args.timeout.max(1)))?;
-    let report = find_divergence(&mut engine, fen, args.chess960, &moves, args.depth)?;
+    let root = perft::Position::from_fen_with(fen, args.chess960)?;
+    let mut engine = args.engine()?;
+    let depth = args.depth.unwrap_or(1);
+    let report = engine
+        .start()
+        .and_then(|()| find_divergence(&mut engine, &root, &moves, depth, None))?;
     let mut out = std::io::stdout().lock();
-    for step in &report.steps {
-        let path = if step.moves.is_empty() {
-            "(root)".to_string()
-        } else {
-            step.moves.join(" ")
-        };
-        let theirs = step.theirs.map_or("?".to_string(), |t| t.to_string());
-        writeln!(
-            out,
-            "depth {}: {path}: engine {theirs}, perft {}",
-            step.depth, step.ours
-        )?;
-        if let Some((mv, theirs, ours)) = &step.follow {
-            writeln!(
-                out,
-                "  {mv}: engine {theirs}, perft {ours} -> descending into {mv}"
-            )?;
-        }
+    let (descent, conclusion) = descent_and_conclusion(&report);
+    for l in &descent {
+        writeln!(out, "{l}")?;
     }
     writeln!(out)?;
-    match report.outcome {
-        Outcome::Agree { nodes } => {
-            writeln!(
-                out,
-                "no difference: both count {nodes} nodes at depth {}",
-                args.depth
-            )?;
-            Ok(ExitCode::SUCCESS)
-        }
-        Outcome::MoveListDiffers {
-            moves,
-            fen,
-            missed,
-            invented,
-        } => {
-            writeln!(
-                out,
-                "the engine's legal moves differ after: {}",
-                line(&moves)
-            )?;
-            writeln!(out, "FEN: {fen}")?;
-            writeln!(out, "moves the engine missed:   {}", line(&missed))?;
-            writeln!(out, "moves the engine invented: {}", line(&invented))?;
-            Ok(ExitCode::from(1))
-        }
-        Outcome::TotalDiffers {
-            moves,
-            fen,
-            ours,
-            theirs,
-        } => {
-            writeln!(
-                out,
-                "after {}: every move's count agrees, but the engine's total is {} (sum {ours})",
-                line(&moves),
-                theirs.map_or("missing".to_string(), |t| t.to_string())
-            )?;
-            writeln!(out, "FEN: {fen}")?;
-            Ok(ExitCode::from(1))
-        }
-        Outcome::Inconsistent { moves, fen, detail } => {
-            writeln!(
-                out,
-                "the engine is inconsistent after {}: {detail}",
-                line(&moves)
-            )?;
-            writeln!(out, "FEN: {fen}")?;
-            Ok(ExitCode::from(1))
+    if let Outcome::Agree { nodes } = report.outcome {
+        writeln!(
+            out,
+            "no difference: both count {nodes} nodes at depth {depth}"
+        )?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    for l in &conclusion {
+        writeln!(out, "{l}")?;
+    }
+    Ok(ExitCode::from(1))
+}
+
+/// The JSON document of `diff --suite --json`.
+#[derive(Serialize)]
+struct SuiteJson {
+    file: String,
+    engine: String,
+    protocol: &'static str,
+    positions: Vec<PositionJson>,
+    errors: Vec<LineError>,
+    summary: SummaryJson,
+}
+
+#[derive(Serialize)]
+struct PositionJson {
+    line: usize,
+    id: Option<String>,
+    fen: String,
+    pass: bool,
+    checks: Vec<CheckJson>,
+    failure: Option<FailureJson>,
+}
+
+#[derive(Serialize)]
+struct CheckJson {
+    depth: u32,
+    expected: u128,
+    engine: Option<u64>,
+    pass: Option<bool>,
+    skipped: Option<&'static str>,
+}
+
+#[derive(Serialize)]
+struct FailureJson {
+    depth: u32,
+    category: &'static str,
+    /// Moves from the root to the position the descent ended at, and its FEN.
+    moves: Vec<String>,
+    fen: String,
+    in_check: Option<bool>,
+    missed: Vec<MoveJson>,
+    invented: Vec<MoveJson>,
+    /// The engine's error, if it crashed, hung or printed garbage.
+    error: Option<String>,
+    /// The report as text, line by line.
+    text: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct MoveJson {
+    #[serde(rename = "move")]
+    mv: String,
+    kind: &'static str,
+}
+
+#[derive(Serialize)]
+struct LineError {
+    line: usize,
+    message: String,
+}
+
+#[derive(Serialize)]
+struct SummaryJson {
+    positions: usize,
+    passed: usize,
+    failed: usize,
+    checks_run: usize,
+    checks_skipped: usize,
+    bad_lines: usize,
+    restarts: usize,
+    engine_could_not_run: Option<String>,
+    failures: std::collections::BTreeMap<&'static str, usize>,
+    by_kind: Vec<KindJson>,
+    max_depth: u32,
+    max_nodes: u128,
+}
+
+#[derive(Serialize)]
+struct KindJson {
+    kind: &'static str,
+    missed: usize,
+    missed_in_check: usize,
+    invented: usize,
+    invented_in_check: usize,
+}
+
+fn moves_json(moves: &[ClassifiedMove]) -> Vec<MoveJson> {
+    moves
+        .iter()
+        .map(|m| MoveJson {
+            mv: m.uci.clone(),
+            kind: m.class.name(),
+        })
+        .collect()
+}
+
+impl PositionJson {
+    fn from(d: &PositionDiff) -> PositionJson {
+        let failure = d.failure.as_ref().map(|(depth, report)| {
+            let mut f = FailureJson {
+                depth: *depth,
+                category: report.outcome.category(),
+                moves: Vec::new(),
+                fen: d.fen.clone(),
+                in_check: None,
+                missed: Vec::new(),
+                invented: Vec::new(),
+                error: None,
+                text: report_lines(report),
+            };
+            if let Some((moves, fen)) = report.outcome.position() {
+                (f.moves, f.fen) = (moves.to_vec(), fen.to_string());
+            }
+            match &report.outcome {
+                Outcome::MoveListDiffers {
+                    in_check,
+                    missed,
+                    invented,
+                    ..
+                } => {
+                    f.in_check = Some(*in_check);
+                    (f.missed, f.invented) = (moves_json(missed), moves_json(invented));
+                }
+                Outcome::EngineFailed { error, .. } => f.error = Some(error.to_string()),
+                _ => {}
+            }
+            f
+        });
+        PositionJson {
+            line: d.line,
+            id: d.id.clone(),
+            fen: d.fen.clone(),
+            pass: d.passed(),
+            checks: d
+                .checks
+                .iter()
+                .map(|c| CheckJson {
+                    depth: c.depth,
+                    expected: c.expected,
+                    engine: c.engine,
+                    pass: c.engine.map(|n| u128::from(n) == c.expected),
+                    skipped: c.skipped.map(|s| s.describe()),
+                })
+                .collect(),
+            failure,
         }
     }
+}
+
+/// The text lines of one suite position.
+fn position_lines(d: &PositionDiff) -> Vec<String> {
+    let asked: Vec<u32> = d
+        .checks
+        .iter()
+        .filter(|c| c.skipped.is_none())
+        .map(|c| c.depth)
+        .collect();
+    let name = d.name();
+    let Some((depth, report)) = &d.failure else {
+        let status = if asked.is_empty() { "SKIP" } else { "PASS" };
+        return vec![format!("{status}  {name:<32} {}", depth_list(&asked))];
+    };
+    let check = d.checks.iter().find(|c| c.depth == *depth);
+    let what = match (check.and_then(|c| c.engine), check) {
+        (Some(n), Some(c)) => format!("engine {n}, expected {}", c.expected),
+        _ => "no answer".to_string(),
+    };
+    let mut lines = vec![format!("FAIL  {name:<32} depth {depth}: {what}")];
+    if let Outcome::Agree { nodes } = report.outcome {
+        lines.push(format!(
+            "      the engine and perft agree on {nodes}: the suite's count is wrong"
+        ));
+        return lines;
+    }
+    lines.extend(
+        report_lines(report)
+            .into_iter()
+            .map(|l| format!("      {l}")),
+    );
+    lines
+}
+
+/// The summary table: per kind of move, the positions where the engine missed or invented one,
+/// with the side to move in check or not. Only the kinds that occur.
+fn kind_table(tally: &Tally) -> Vec<String> {
+    let mut lines = vec![format!(
+        "  {:<20} {:>7} {:>16} {:>9} {:>18}",
+        "kind of move", "missed", "missed in check", "invented", "invented in check"
+    )];
+    for class in MoveClass::ALL {
+        let [m, mc, i, ic] = tally.by_class[class.index()];
+        if m + mc + i + ic > 0 {
+            lines.push(format!(
+                "  {:<20} {m:>7} {mc:>16} {i:>9} {ic:>18}",
+                class.name()
+            ));
+        }
+    }
+    lines
+}
+
+fn run_suite(args: &Args, path: &Path) -> Result<ExitCode> {
+    let limits = Limits {
+        max_depth: args.max_depth,
+        max_nodes: args.max_nodes,
+    };
+    let file_name = path.display().to_string();
+    let text = std::fs::read(path).with_context(|| format!("cannot open {file_name}"))?;
+    let entries: Vec<_> = epd::read(std::io::Cursor::new(text)).collect();
+    if entries.is_empty() {
+        bail!("{file_name}: no positions found");
+    }
+    let planned: u128 = entries
+        .iter()
+        .flatten()
+        .flat_map(|e| e.counts.iter())
+        .filter(|&&(d, n)| d > 0 && limits.allows(d, n))
+        .map(|&(_, n)| n)
+        .sum();
+    let mut engine = args.engine()?;
+    if let Err(e) = engine.start() {
+        eprintln!("error: {e}");
+        return Ok(ExitCode::from(2));
+    }
+    let mut progress = Progress::new(!args.json, u64::try_from(planned).unwrap_or(u64::MAX));
+    let mut tally = Tally::default();
+    let mut json_positions = Vec::new();
+    let mut json_errors = Vec::new();
+    let mut fatal = None;
+    for entry in entries {
+        let (line, message) = match entry {
+            Err(e) => (e.line, e.kind.to_string()),
+            Ok(entry) => match suite::parse_position(&entry, args.chess960) {
+                Err(e) => (entry.line, format!("invalid FEN: {e}")),
+                Ok(root) => {
+                    let advance = |n: u128| progress.advance(u64::try_from(n).unwrap_or(u64::MAX));
+                    match diff_position(&mut engine, &entry, &root, limits, advance) {
+                        Ok(d) => {
+                            tally.add(&d);
+                            if args.json {
+                                json_positions.push(PositionJson::from(&d));
+                            } else {
+                                for l in position_lines(&d) {
+                                    progress.println(&l);
+                                }
+                            }
+                        }
+                        Err(e) => {
+                            fatal = Some(e);
+                            break;
+                        }
+                    }
+                    continue;
+                }
+            },
+        };
+        progress.eprintln(&format!("{file_name}:{line}: {message}"));
+        json_errors.push(LineError { line, message });
+    }
+    progress.finish();
+    let fatal = fatal.map(|e: EngineError| format!("{e}; the run stops here"));
+    let bad_lines = json_errors.len();
+    if args.json {
+        let by_kind = MoveClass::ALL
+            .iter()
+            .map(|c| {
+                let [m, mc, i, ic] = tally.by_class[c.index()];
+                KindJson {
+                    kind: c.name(),
+                    missed: m,
+                    missed_in_check: mc,
+                    invented: i,
+                    invented_in_check: ic,
+                }
+            })
+            .collect();
+        let doc = SuiteJson {
+            file: file_name,
+            engine: args.engine.clone(),
+            protocol: args.protocol_name(),
+            summary: SummaryJson {
+                positions: tally.positions,
+                passed: tally.passed,
+                failed: tally.failed,
+                checks_run: tally.checks_run,
+                checks_skipped: tally.checks_skipped,
+                bad_lines,
+                restarts: engine.restarts(),
+                engine_could_not_run: fatal.clone(),
+                failures: tally.by_category.clone(),
+                by_kind,
+                max_depth: limits.max_depth,
+                max_nodes: limits.max_nodes,
+            },
+            positions: json_positions,
+            errors: json_errors,
+        };
+        println!("{}", serde_json::to_string_pretty(&doc)?);
+    } else {
+        println!();
+        println!(
+            "{} positions: {} passed, {} failed; {} checks asked, {} skipped; {} bad lines; \
+             engine restarts: {}",
+            tally.positions,
+            tally.passed,
+            tally.failed,
+            tally.checks_run,
+            tally.checks_skipped,
+            bad_lines,
+            engine.restarts()
+        );
+        if !tally.by_category.is_empty() {
+            let list: Vec<String> = tally
+                .by_category
+                .iter()
+                .map(|(k, n)| format!("{k} {n}"))
+                .collect();
+            println!("failures by kind: {}", list.join(", "));
+        }
+        if tally.by_class.iter().flatten().any(|&n| n > 0) {
+            println!("positions where the engine missed or invented a move, by kind of move:");
+            for l in kind_table(&tally) {
+                println!("{l}");
+            }
+        }
+        if let Some(fatal) = &fatal {
+            eprintln!("error: {fatal}");
+        }
+    }
+    Ok(if fatal.is_some() {
+        ExitCode::from(2)
+    } else if tally.failed > 0 || bad_lines > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }

@@ -22,3 +22,15 @@ pub fn suite(name: &str) -> Vec<EpdEntry> {
 
 /// The suites of standard chess.
 pub const STANDARD_SUITES: [&str; 3] = ["standard.epd", "perftsuite.epd", "tricky.epd"];
+
+/// The fake engine built from examples/fake_engine.rs (cargo builds examples for tests).
+pub fn fake_engine() -> PathBuf {
+    let exe = std::env::current_exe().expect("the test knows its path");
+    let dir = exe
+        .parent()
+        .and_then(|deps| deps.parent())
+        .expect("tests run from target/<profile>/deps");
+    let path = dir.join("examples").join("fake_engine");
+    assert!(path.exists(), "{} not built", path.display());
+    path
+}
