@@ -5,6 +5,7 @@
 //! - [`position`]: the board state, FEN, make/unmake, attack queries.
 //! - [`movegen`]: pseudo-legal generation and the legality filter.
 //! - [`perft`]: node counting, bulk and not, divide, threads; [`tt`]: the hash table.
+//! - [`shards`]: deep counts split into jobs over many processes and machines, merged exactly.
 //! - [`stats`]: leaf statistics (captures, castles, checks by kind, mates...).
 //! - [`epd`]: reading perft suites; [`suite`]: running them.
 //! - [`compare`]: timing the slider implementations against each other.
@@ -20,6 +21,7 @@ pub mod epd;
 pub mod movegen;
 pub mod perft;
 pub mod position;
+pub mod shards;
 pub mod stats;
 pub mod suite;
 pub mod tt;

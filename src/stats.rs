@@ -65,6 +65,23 @@ impl Stats {
         double_discovered_mates: 0,
     };
 
+    /// The fields' names, in declaration order (as [`Stats::to_array`] lists them).
+    pub const NAMES: [&'static str; 13] = [
+        "nodes",
+        "captures",
+        "enpassants",
+        "castles",
+        "promotions",
+        "direct_checks",
+        "single_discovered_checks",
+        "direct_discovered_checks",
+        "double_discovered_checks",
+        "direct_mates",
+        "single_discovered_mates",
+        "direct_discovered_mates",
+        "double_discovered_mates",
+    ];
+
     /// The fields in declaration order.
     pub fn to_array(&self) -> [u64; 13] {
         [
