@@ -4,7 +4,7 @@ mod cli;
 
 use clap::Parser;
 use cli::common::{Common, with_sliders};
-use cli::{bench, compare, completions, count, diff, magics, man, stats, suite, uci};
+use cli::{bench, compare, completions, count, diff, magics, man, shards, stats, suite, uci};
 use perft::compare::Work;
 use std::process::ExitCode;
 
@@ -41,9 +41,18 @@ enum Command {
     /// Speak UCI on stdin/stdout (uci, isready, ucinewgame, setoption name UCI_Chess960,
     /// position, go perft N, d, quit), so tools that drive engines can use this generator.
     Uci,
-    /// Find where another engine's perft goes wrong: compare its `go perft` divide (over UCI)
-    /// with ours, descend into a differing move, and repeat down to the exact position.
+    /// Find where another engine's perft goes wrong: compare its divide (over UCI or the
+    /// perftree contract) with ours, descend into a differing move, and repeat down to the exact
+    /// position; with --suite, over every position of a suite file.
     Diff(diff::Args),
+    /// Split a deep count into jobs (the unique positions K plies down, with multiplicities)
+    /// dealt into shard files, for `perft work` on many processes or machines.
+    Split(shards::SplitArgs),
+    /// Count the jobs of one shard file, appending each result (synced) to its results file;
+    /// started again after a kill, it carries on from the first unfinished job.
+    Work(shards::WorkArgs),
+    /// Check a split's results (every job exactly once) and print the total.
+    Merge(shards::MergeArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell) on stdout.
     Completions(completions::Args),
     /// Print the manual page (roff) on stdout: `perft man > perft.1`.
@@ -90,6 +99,9 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
     match &cli.command {
         Some(Command::Uci) => return uci::run(),
         Some(Command::Diff(args)) => return diff::run(args),
+        Some(Command::Split(args)) => return shards::split(args),
+        Some(Command::Work(args)) => return shards::work(args),
+        Some(Command::Merge(args)) => return shards::merge(args),
         Some(Command::Completions(args)) => return completions::run::<Cli>(args),
         Some(Command::Man) => return man::run::<Cli>(),
         None => {}

@@ -10,6 +10,7 @@ pub mod diff;
 pub mod magics;
 pub mod man;
 pub mod progress;
+pub mod shards;
 pub mod stats;
 pub mod suite;
 pub mod uci;

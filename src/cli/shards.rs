@@ -1,0 +1,333 @@
+//! `perft split`, `perft work`, `perft merge`: a deep count spread over processes and machines
+//! by the batch engines people already run (GNU parallel, Slurm, xargs).
+
+use super::common::{MAX_DEPTH, SliderChoice, SliderJob, build_position, with_sliders};
+use anyhow::{Result, bail};
+use perft::Sliders;
+use perft::shards::{self, Shard, SplitRequest, WorkOptions};
+use perft::stats::{Stats, StatsTable};
+use perft::tt::Table;
+use serde::Serialize;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+#[derive(clap::Args, Debug)]
+pub struct SplitArgs {
+    /// Root position; default: the start position.
+    #[arg(long, short = 'f')]
+    pub fen: Option<String>,
+
+    /// Moves to play from it first (UCI notation).
+    #[arg(long, num_args = 1.., value_name = "MOVE")]
+    pub moves: Vec<String>,
+
+    /// Chess960 castling rules (also selected by Shredder-FEN castling letters).
+    #[arg(long)]
+    pub chess960: bool,
+
+    /// The depth of the whole count.
+    #[arg(long, short = 'd', value_parser = clap::value_parser!(u32).range(0..=MAX_DEPTH as i64))]
+    pub depth: u32,
+
+    /// Split this many plies below the root: each unique position there is one job.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=12))]
+    pub at: u32,
+
+    /// Number of shard files to deal the jobs into, balanced by expected work.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub shards: u32,
+
+    /// Directory to write `manifest.json` and `shard-NNNN.jobs` into (created if missing).
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct WorkArgs {
+    /// The shard file (`DIR/shard-NNNN.jobs`); results go to `DIR/shard-NNNN.results`.
+    #[arg(value_name = "SHARD")]
+    pub shard: PathBuf,
+
+    /// Jobs counted at once (each job on one thread).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: u32,
+
+    /// Transposition table of this many MiB, shared by the shard's jobs (0: none).
+    #[arg(long, default_value_t = 0, value_name = "MB",
+          value_parser = clap::value_parser!(u32).range(0..=1 << 20))]
+    pub hash: u32,
+
+    /// Count the leaf statistics (captures, checks, mates...) too.
+    #[arg(long)]
+    pub stats: bool,
+
+    /// Slider attack implementation.
+    #[arg(long, value_enum, default_value_t = SliderChoice::Magic)]
+    pub sliders: SliderChoice,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct MergeArgs {
+    /// The directory `perft split` wrote.
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
+
+    /// One JSON document on stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+struct Split<'a> {
+    args: &'a SplitArgs,
+}
+
+pub fn split(args: &SplitArgs) -> Result<ExitCode> {
+    if args.at > args.depth {
+        bail!(
+            "--at {} is deeper than --depth {}: split at most at the depth",
+            args.at,
+            args.depth
+        );
+    }
+    with_sliders(SliderChoice::Magic, Split { args })
+}
+
+impl SliderJob for Split<'_> {
+    fn run<S: Sliders>(self) -> Result<ExitCode> {
+        let args = self.args;
+        let moves: Vec<String> = args
+            .moves
+            .iter()
+            .flat_map(|m| m.split_ascii_whitespace())
+            .map(String::from)
+            .collect();
+        let refs: Vec<&str> = moves.iter().map(String::as_str).collect();
+        let root = build_position(args.fen.as_deref(), args.chess960, &refs)?;
+        let req = SplitRequest {
+            fen: args
+                .fen
+                .clone()
+                .unwrap_or_else(|| perft::position::STARTPOS.to_string()),
+            moves,
+            chess960: args.chess960,
+            depth: args.depth,
+            at: args.at,
+            shards: args.shards as usize,
+        };
+        let start = Instant::now();
+        let m = shards::split::<S>(&root, &req, &args.out)?;
+        println!(
+            "split {}: {} jobs (the unique positions {} plies down; multiplicities sum to {}), \
+             {} shards of {}-{} jobs, depth {} left each, in {}",
+            m.split,
+            m.jobs,
+            m.at,
+            m.multiplicity_sum,
+            m.shards,
+            m.shard_jobs.iter().min().unwrap_or(&0),
+            m.shard_jobs.iter().max().unwrap_or(&0),
+            m.depth - m.at,
+            args.out.display()
+        );
+        eprintln!("{:.2} s", start.elapsed().as_secs_f64());
+        Ok(ExitCode::SUCCESS)
+    }
+}
+
+struct Work<'a> {
+    args: &'a WorkArgs,
+    shard: Shard,
+}
+
+pub fn work(args: &WorkArgs) -> Result<ExitCode> {
+    let shard = shards::read_shard(&args.shard)?;
+    with_sliders(args.sliders, Work { args, shard })
+}
+
+impl SliderJob for Work<'_> {
+    fn run<S: Sliders>(self) -> Result<ExitCode> {
+        let (args, shard) = (self.args, &self.shard);
+        let table = match (args.hash, args.stats) {
+            (0, _) | (_, true) => None,
+            (mb, false) => Some(Table::with_threads(mb as usize, args.threads as usize)?),
+        };
+        let stats_table = match (args.hash, args.stats) {
+            (0, _) | (_, false) => None,
+            (mb, true) => Some(StatsTable::new(mb as usize)?),
+        };
+        let opts = WorkOptions {
+            threads: args.threads as usize,
+            table: table.as_ref(),
+            stats: args.stats.then_some(stats_table.as_ref()),
+        };
+        let bar = progress_bar(shard.jobs.len() as u64);
+        let nodes = AtomicU64::new(0);
+        let start = Instant::now();
+        let summary = shards::work::<S>(shard, opts, |n| {
+            let total = nodes.fetch_add(n, Ordering::Relaxed) + n;
+            if let Some(bar) = &bar {
+                bar.inc(1);
+                let secs = start.elapsed().as_secs_f64().max(1e-9);
+                bar.set_message(format!(
+                    "{total} nodes, {:.1} Mnps",
+                    total as f64 / secs / 1e6
+                ));
+            }
+        });
+        if let Some(bar) = &bar {
+            bar.finish_and_clear();
+        }
+        let summary = summary?;
+        let name = shard.path.display();
+        if summary.repaired {
+            eprintln!("{name}: the results file's last line was cut short; its job was redone");
+        }
+        let secs = start.elapsed().as_secs_f64();
+        println!(
+            "{name}: {} jobs, {} done before, {} counted now: {} nodes in {secs:.2} s ({:.1} Mnps)",
+            summary.jobs,
+            summary.already_done,
+            summary.counted,
+            summary.nodes,
+            summary.nodes as f64 / secs.max(1e-9) / 1e6
+        );
+        Ok(ExitCode::SUCCESS)
+    }
+}
+
+/// The bar of `perft work` on a terminal: jobs, nodes, rate, time left.
+fn progress_bar(jobs: u64) -> Option<indicatif::ProgressBar> {
+    use std::io::IsTerminal;
+    std::io::stderr().is_terminal().then(|| {
+        let bar = indicatif::ProgressBar::new(jobs);
+        if let Ok(style) =
+            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} jobs, {msg}, eta {eta}")
+        {
+            bar.set_style(style);
+        }
+        bar
+    })
+}
+
+#[derive(Serialize)]
+struct MergeJson {
+    split: String,
+    fen: String,
+    moves: Vec<String>,
+    rules: String,
+    depth: u32,
+    at: u32,
+    complete: bool,
+    /// perft `depth` of the root; null while jobs are missing.
+    total: Option<u128>,
+    stats: Option<std::collections::BTreeMap<&'static str, u128>>,
+    jobs: u64,
+    jobs_done: u64,
+    nodes_counted: u128,
+    work_seconds: f64,
+    missing: Vec<MissingJson>,
+}
+
+#[derive(Serialize)]
+struct MissingJson {
+    shard: String,
+    id: u64,
+}
+
+pub fn merge(args: &MergeArgs) -> Result<ExitCode> {
+    let merged = shards::merge(&args.dir)?;
+    let Some(m) = &merged.manifest else {
+        bail!("no manifest");
+    };
+    let complete = merged.complete();
+    if args.json {
+        let doc = MergeJson {
+            split: m.split.clone(),
+            fen: m.fen.clone(),
+            moves: m.moves.clone(),
+            rules: m.rules.clone(),
+            depth: m.depth,
+            at: m.at,
+            complete,
+            total: complete.then_some(merged.total),
+            stats: merged
+                .stats
+                .filter(|_| complete)
+                .map(|s| Stats::NAMES.iter().copied().zip(s).collect()),
+            jobs: merged.jobs,
+            jobs_done: merged.jobs_done,
+            nodes_counted: merged.nodes,
+            work_seconds: merged.seconds,
+            missing: merged
+                .missing
+                .iter()
+                .map(|&(n, id)| MissingJson {
+                    shard: shards::shard_name(n),
+                    id,
+                })
+                .collect(),
+        };
+        println!("{}", serde_json::to_string_pretty(&doc)?);
+    } else {
+        let moves = if m.moves.is_empty() {
+            String::new()
+        } else {
+            format!(" moves {}", m.moves.join(" "))
+        };
+        println!(
+            "split {}: {}{moves}, depth {} split at {}, {} shards, {} jobs",
+            m.split, m.fen, m.depth, m.at, m.shards, m.jobs
+        );
+        if complete {
+            println!("complete: every job counted exactly once");
+            println!("perft {} = {}", m.depth, merged.total);
+            if let Some(stats) = merged.stats {
+                for (name, v) in Stats::NAMES.iter().zip(stats) {
+                    println!("  {name:<26} {v}");
+                }
+            }
+        } else {
+            println!(
+                "INCOMPLETE: {} of {} jobs have no result",
+                merged.missing.len(),
+                merged.jobs
+            );
+            let mut by_shard: std::collections::BTreeMap<usize, Vec<u64>> = Default::default();
+            for &(n, id) in &merged.missing {
+                by_shard.entry(n).or_default().push(id);
+            }
+            for (n, ids) in by_shard {
+                let shown: Vec<String> = ids.iter().take(20).map(u64::to_string).collect();
+                let more = if ids.len() > 20 {
+                    format!(" and {} more", ids.len() - 20)
+                } else {
+                    String::new()
+                };
+                println!(
+                    "  {}: {} missing: {}{more}",
+                    shards::shard_name(n),
+                    ids.len(),
+                    shown.join(" ")
+                );
+            }
+            for n in &merged.cut {
+                println!(
+                    "  {}: its last line was cut short (a worker killed while writing); \
+                     `perft work` on the shard redoes that job",
+                    shards::shard_name(*n).replace(".jobs", ".results")
+                );
+            }
+        }
+        println!(
+            "jobs done {} of {}; nodes counted by the workers {}; work {:.1} s",
+            merged.jobs_done, merged.jobs, merged.nodes, merged.seconds
+        );
+    }
+    Ok(if complete {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
