@@ -208,6 +208,15 @@ fn kiwipete_depth_6_through_gnu_parallel_with_a_worker_killed_mid_job() {
         "{out}"
     );
     assert!(out.contains("perft 6 = 8031647685\n"), "{out}");
+    // A finished shard worked again returns at once and leaves its results alone.
+    let unchanged = std::fs::read(&results).unwrap();
+    let o = perft(&["work", &shards[1], "--hash", "64"]);
+    assert!(
+        text(&o.stdout).contains("all done before"),
+        "{}",
+        text(&o.stdout)
+    );
+    assert_eq!(std::fs::read(&results).unwrap(), unchanged);
     // Every job exactly once in the results, the redone one included.
     let results = std::fs::read_to_string(&results).unwrap();
     let mut ids: Vec<&str> = results

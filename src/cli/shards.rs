@@ -143,6 +143,20 @@ struct Work<'a> {
 
 pub fn work(args: &WorkArgs) -> Result<ExitCode> {
     let shard = shards::read_shard(&args.shard)?;
+    // A finished shard returns at once, before a table is mapped (which takes seconds per GiB).
+    let existing = shards::read_results(&shard)?;
+    let done: std::collections::HashSet<u64> = existing.results.iter().map(|r| r.0.id).collect();
+    if existing.cut_at.is_none()
+        && existing.stats == Some(args.stats)
+        && shard.jobs.iter().all(|(j, _)| done.contains(&j.id))
+    {
+        println!(
+            "{}: {} jobs, all done before",
+            shard.path.display(),
+            shard.jobs.len()
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
     with_sliders(args.sliders, Work { args, shard })
 }
 
