@@ -95,10 +95,7 @@ impl Common {
 
     /// `--moves`, each argument split at white space (`--moves "e2e4 e7e5"` works too).
     pub fn move_list(&self) -> Vec<&str> {
-        self.moves
-            .iter()
-            .flat_map(|m| m.split_ascii_whitespace())
-            .collect()
+        move_list(&self.moves)
     }
 
     /// The position to count: `--fen` (default: the start position), then `--moves`.
@@ -114,6 +111,14 @@ impl Common {
             self.sliders
         }
     }
+}
+
+/// A `--moves` option's values, each split at white space (`--moves "e2e4 e7e5"` works too).
+pub fn move_list(moves: &[String]) -> Vec<&str> {
+    moves
+        .iter()
+        .flat_map(|m| m.split_ascii_whitespace())
+        .collect()
 }
 
 /// The position to count: `fen` (default: the start position), then `moves` played in order.

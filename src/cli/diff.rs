@@ -1,6 +1,6 @@
 //! `perft diff`: find where another engine's perft goes wrong, at one position or over a suite.
 
-use super::common::{MAX_DEPTH, build_position};
+use super::common::{MAX_DEPTH, build_position, move_list};
 use super::progress::Progress;
 use super::suite::depth_list;
 use anyhow::{Context, Result, bail};
@@ -222,10 +222,8 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         return run_suite(args, path);
     }
     let fen = args.fen.as_deref().unwrap_or(perft::position::STARTPOS);
-    let moves: Vec<String> = args
-        .moves
-        .iter()
-        .flat_map(|m| m.split_ascii_whitespace())
+    let moves: Vec<String> = move_list(&args.moves)
+        .into_iter()
         .map(String::from)
         .collect();
     // Validate the input before starting the engine.

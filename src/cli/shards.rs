@@ -1,7 +1,7 @@
 //! `perft split`, `perft work`, `perft merge`: a deep count spread over processes and machines
 //! by the batch engines people already run (GNU parallel, Slurm, xargs).
 
-use super::common::{MAX_DEPTH, SliderChoice, SliderJob, build_position, with_sliders};
+use super::common::{MAX_DEPTH, SliderChoice, SliderJob, build_position, move_list, with_sliders};
 use anyhow::{Result, bail};
 use perft::Sliders;
 use perft::shards::{self, Shard, SplitRequest, WorkOptions};
@@ -97,10 +97,8 @@ pub fn split(args: &SplitArgs) -> Result<ExitCode> {
 impl SliderJob for Split<'_> {
     fn run<S: Sliders>(self) -> Result<ExitCode> {
         let args = self.args;
-        let moves: Vec<String> = args
-            .moves
-            .iter()
-            .flat_map(|m| m.split_ascii_whitespace())
+        let moves: Vec<String> = move_list(&args.moves)
+            .into_iter()
             .map(String::from)
             .collect();
         let refs: Vec<&str> = moves.iter().map(String::as_str).collect();
