@@ -174,7 +174,8 @@ fn bench_checks_its_counts_and_reports_totals() {
     let out = stdout(&o);
     assert!(o.status.success(), "{out}{}", stderr(&o));
     let header = format!(
-        "bench: bulk counting, magic sliders, 1 thread, no hash, {} code\n",
+        "bench: bulk counting, {} sliders, 1 thread, no hash, {} code\n",
+        perft::attacks::fastest_name(),
         perft::perft::bulk_code()
     );
     assert!(out.starts_with(&header), "{out}");

@@ -20,6 +20,24 @@ pub use pext::Pext;
 use crate::bitboard::Bitboard;
 use crate::types::{Color, Square};
 
+/// Whether this CPU has a fast `pext` (BMI2 on Intel since Haswell, AMD since Zen 3): then
+/// [`Pext`] is the default slider implementation, else [`Magic`]. Asked once, at start-up.
+pub fn pext_is_fast() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        Pext::available() && !Pext::microcoded()
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// The name of the default slider implementation on this CPU (`"pext"` or `"magic"`).
+pub fn fastest_name() -> &'static str {
+    if pext_is_fast() { "pext" } else { Magic::NAME }
+}
+
 /// Slider attacks: given a square and the occupied squares, the squares a rook or bishop there
 /// attacks (up to and including the first blocker in each direction, whatever its colour).
 pub trait Sliders: Copy + Default + Send + Sync + 'static {

@@ -29,8 +29,9 @@ pub struct Common {
     #[arg(long)]
     pub no_bulk: bool,
 
-    /// Slider attack implementation.
-    #[arg(long, value_enum, default_value_t = SliderChoice::Magic)]
+    /// Slider attack implementation [default: auto, the fastest on this CPU: pext where it is
+    /// fast (Intel since Haswell, AMD since Zen 3), magic elsewhere]. The speed line names it.
+    #[arg(long, value_enum, default_value_t = SliderChoice::Auto, hide_default_value = true)]
     pub sliders: SliderChoice,
 
     /// Use the classical ray scan for sliders (same as `--sliders classical`).
@@ -58,7 +59,9 @@ pub struct Common {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum SliderChoice {
-    /// Magic bitboards (default).
+    /// The fastest on this CPU: pext where the CPU runs it fast, magic elsewhere (default).
+    Auto,
+    /// Magic bitboards.
     Magic,
     /// Classical ray scan.
     Classical,
@@ -160,7 +163,9 @@ pub trait SliderJob {
 /// nothing below it branches on the slider kind.
 pub fn with_sliders(choice: SliderChoice, job: impl SliderJob) -> Result<ExitCode> {
     match choice {
-        SliderChoice::Magic => job.run::<Magic>(),
+        #[cfg(target_arch = "x86_64")]
+        SliderChoice::Auto if perft::attacks::pext_is_fast() => job.run::<perft::attacks::Pext>(),
+        SliderChoice::Auto | SliderChoice::Magic => job.run::<Magic>(),
         SliderChoice::Classical => job.run::<Classical>(),
         #[cfg(target_arch = "x86_64")]
         SliderChoice::Pext if perft::attacks::Pext::available() => {

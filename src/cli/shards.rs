@@ -63,8 +63,8 @@ pub struct WorkArgs {
     #[arg(long)]
     pub stats: bool,
 
-    /// Slider attack implementation.
-    #[arg(long, value_enum, default_value_t = SliderChoice::Magic)]
+    /// Slider attack implementation [default: auto, the fastest on this CPU].
+    #[arg(long, value_enum, default_value_t = SliderChoice::Auto, hide_default_value = true)]
     pub sliders: SliderChoice,
 }
 
