@@ -169,6 +169,9 @@ pub enum Outcome {
         in_check: bool,
         missed: Vec<ClassifiedMove>,
         invented: Vec<ClassifiedMove>,
+        /// The first lines of the engine's answer there that were neither a move count nor the
+        /// total (a move list in another notation shows up here).
+        unread: Vec<String>,
     },
     /// Most of the engine's moves move pieces that are not there: it answers for another
     /// position (it ignored `position`, or the moves, or misread the FEN).
@@ -339,6 +342,7 @@ pub fn find_divergence(
                     in_check: pos.board().in_check(),
                     missed,
                     invented,
+                    unread: theirs.unread,
                 }
             };
             return Ok(Report { steps, outcome });

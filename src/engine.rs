@@ -12,6 +12,7 @@
 //! what cannot be read is killed (its whole process group) and started afresh on the next query;
 //! the query reports an [`EngineError`] and the caller goes on with the next position.
 
+use crate::types::Square;
 use std::collections::BTreeMap;
 use std::collections::VecDeque;
 use std::fmt;
@@ -280,12 +281,8 @@ fn cut(line: &str) -> String {
 
 /// Whether `s` has the shape of a move in UCI notation (`e2e4`, `e7e8q`).
 pub fn is_uci_move(s: &str) -> bool {
-    let b = s.as_bytes();
-    (b.len() == 4 || (b.len() == 5 && matches!(b[4], b'q' | b'r' | b'b' | b'n')))
-        && matches!(b[0], b'a'..=b'h')
-        && matches!(b[1], b'1'..=b'8')
-        && matches!(b[2], b'a'..=b'h')
-        && matches!(b[3], b'1'..=b'8')
+    let square = |r: std::ops::Range<usize>| s.get(r).and_then(Square::parse).is_some();
+    square(0..2) && square(2..4) && matches!(s.get(4..), Some("" | "q" | "r" | "b" | "n"))
 }
 
 impl Divide {

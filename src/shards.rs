@@ -221,16 +221,9 @@ pub fn enumerate<S: Sliders>(root: &Position, depth: u32, at: u32) -> Vec<(Job, 
                 })
                 .collect();
         }
-        let mut keyed: Vec<(JobKey, u32)> = index.into_iter().collect();
-        keyed.sort_unstable();
-        let mut ordered = Vec::with_capacity(next.len());
-        let mut slots: Vec<Option<(Position, u64)>> = next.into_iter().map(Some).collect();
-        for (_, i) in keyed {
-            if let Some(entry) = slots[i as usize].take() {
-                ordered.push(entry);
-            }
-        }
-        level = ordered;
+        // Insertion order is already fixed (parents in order, moves in generation order); only
+        // the last ply is sorted, for the ids.
+        level = next;
     }
     // at == 0: the root is the one job.
     vec![(
@@ -532,6 +525,25 @@ pub struct Results {
     pub cut_at: Option<u64>,
 }
 
+impl Results {
+    /// The jobs of `shard` without a result here.
+    pub fn pending<'a>(&self, shard: &'a Shard) -> Vec<&'a Job> {
+        let done: std::collections::HashSet<u64> = self.results.iter().map(|r| r.0.id).collect();
+        shard
+            .jobs
+            .iter()
+            .map(|(j, _)| j)
+            .filter(|j| !done.contains(&j.id))
+            .collect()
+    }
+
+    /// Whether there is nothing left to do for `perft work` with (or without) `stats`: every
+    /// job has its result and no line is cut short.
+    pub fn finished(&self, shard: &Shard, stats: bool) -> bool {
+        self.cut_at.is_none() && self.stats == Some(stats) && self.pending(shard).is_empty()
+    }
+}
+
 /// Reads the results file of `shard`, if there is one. A last line without its newline is
 /// reported in `cut_at`, not as an error; any other damage is an error naming the line.
 pub fn read_results(shard: &Shard) -> Result<Results, ShardError> {
@@ -664,15 +676,15 @@ pub struct WorkOptions<'a> {
     pub stats: Option<Option<&'a StatsTable>>,
 }
 
-/// Counts every job of `shard` not yet in its results file, appending (and syncing) one line
-/// per job as it finishes. `progress` is called with each job's count.
+/// Counts every job of `shard` not yet in `existing` (its results file, as [`read_results`] read
+/// it), appending (and syncing) one line per job as it finishes. `progress` is called with each job's count.
 pub fn work<S: Sliders>(
     shard: &Shard,
+    existing: &Results,
     opts: WorkOptions<'_>,
     progress: impl Fn(u64) + Sync,
 ) -> Result<WorkSummary, ShardError> {
     let path = shard.results_path();
-    let existing = read_results(shard)?;
     let want_stats = opts.stats.is_some();
     if let Some(stats) = existing.stats
         && stats != want_stats
@@ -706,13 +718,7 @@ pub fn work<S: Sliders>(
             .map_err(io)?;
         file.sync_all().map_err(io)?;
     }
-    let done: std::collections::HashSet<u64> = existing.results.iter().map(|r| r.0.id).collect();
-    let pending: Vec<&Job> = shard
-        .jobs
-        .iter()
-        .map(|(j, _)| j)
-        .filter(|j| !done.contains(&j.id))
-        .collect();
+    let pending = existing.pending(shard);
     summary.jobs = shard.jobs.len();
     summary.already_done = summary.jobs - pending.len();
     let chess960 = shard.chess960();

@@ -152,6 +152,7 @@ fn descent_and_conclusion(report: &Report) -> (Vec<String>, Vec<String>) {
             in_check,
             missed,
             invented,
+            unread,
         } => {
             let check = if *in_check {
                 " (side to move in check)"
@@ -168,6 +169,12 @@ fn descent_and_conclusion(report: &Report) -> (Vec<String>, Vec<String>) {
                 "moves the engine invented: {}",
                 classified(invented)
             ));
+            if !unread.is_empty() {
+                out.push(format!(
+                    "lines of its answer not understood: '{}'",
+                    unread.join("', '")
+                ));
+            }
         }
         Outcome::OtherPosition {
             moves,

@@ -137,17 +137,14 @@ impl SliderJob for Split<'_> {
 struct Work<'a> {
     args: &'a WorkArgs,
     shard: Shard,
+    existing: shards::Results,
 }
 
 pub fn work(args: &WorkArgs) -> Result<ExitCode> {
     let shard = shards::read_shard(&args.shard)?;
-    // A finished shard returns at once, before a table is mapped (which takes seconds per GiB).
     let existing = shards::read_results(&shard)?;
-    let done: std::collections::HashSet<u64> = existing.results.iter().map(|r| r.0.id).collect();
-    if existing.cut_at.is_none()
-        && existing.stats == Some(args.stats)
-        && shard.jobs.iter().all(|(j, _)| done.contains(&j.id))
-    {
+    // A finished shard returns at once, before a table is mapped (which takes seconds per GiB).
+    if existing.finished(&shard, args.stats) {
         println!(
             "{}: {} jobs, all done before",
             shard.path.display(),
@@ -155,7 +152,12 @@ pub fn work(args: &WorkArgs) -> Result<ExitCode> {
         );
         return Ok(ExitCode::SUCCESS);
     }
-    with_sliders(args.sliders, Work { args, shard })
+    let job = Work {
+        args,
+        shard,
+        existing,
+    };
+    with_sliders(args.sliders, job)
 }
 
 impl SliderJob for Work<'_> {
@@ -177,7 +179,7 @@ impl SliderJob for Work<'_> {
         let bar = progress_bar(shard.jobs.len() as u64);
         let nodes = AtomicU64::new(0);
         let start = Instant::now();
-        let summary = shards::work::<S>(shard, opts, |n| {
+        let summary = shards::work::<S>(shard, &self.existing, opts, |n| {
             let total = nodes.fetch_add(n, Ordering::Relaxed) + n;
             if let Some(bar) = &bar {
                 bar.inc(1);
