@@ -1,30 +1,45 @@
 //! The transposition table for hashed perft: node counts keyed by position and depth, shared by
 //! every thread without locks.
 //!
-//! A collision must never corrupt a count, so an entry is verified with 128 bits: the
-//! incremental Zobrist key (which also picks the bucket) and a second, independent 64-bit key
-//! computed from scratch when the table is probed (interior nodes only, never at the leaves).
-//! Each entry is three atomic words: `key1 ^ data`, `key2 ^ data` and `data` (count and depth).
-//! Writers never lock; a reader recomputes both XORs from the `data` it read, so an entry torn
-//! by a concurrent write simply fails to verify and counts as a miss.
+//! A collision must never corrupt a count, so an entry is verified with two independent keys:
+//! the incremental Zobrist key (which picks the bucket, and 16 more of whose bits are stored in
+//! the entry) and a second 64-bit key computed from the board when the table is probed
+//! (interior nodes only, never at the leaves). In a table of 2^28 buckets (16 GiB) that is
+//! 64 + 28 + 16 = 108 bits a colliding position would have to match; in a one-bucket table,
+//! 80. Each entry is two atomic words, `data` (tag, count and depth) and `key2 ^ data`. Writers
+//! never lock; a reader recomputes the XOR from the `data` it read, so an entry torn by a
+//! concurrent write simply fails to verify and counts as a miss.
+//!
+//! Entries are 16 bytes, four to a 64-byte bucket (a probe reads one cache line): the deep
+//! counts this table is for need about a billion entries (the start position's perft 10 meets
+//! 988 million distinct positions two plies from the leaves), so the size of an entry decides
+//! whether they fit in memory.
 
 use std::mem::MaybeUninit;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// One entry: 24 bytes.
+/// One entry: 16 bytes.
 struct Entry {
-    check1: AtomicU64,
-    check2: AtomicU64,
+    /// `key2 ^ data`.
+    check: AtomicU64,
+    /// Bits 48-63 the tag (the low 16 bits of the depth-mixed Zobrist key), 8-47 the count,
+    /// 0-7 the depth. Zero is an empty entry (no stored depth is below 1).
     data: AtomicU64,
 }
 
-/// Two entries per bucket: the first keeps the deeper result, the second always takes the
-/// newest. A bucket fills one 64-byte cache line, so a probe touches one line.
+/// Entries per bucket.
+const WAYS: usize = 4;
+
+/// Four entries, one cache line. A store replaces the shallowest entry (the cheapest to count
+/// again), among equally shallow ones a different one for each position.
 #[repr(align(64))]
-struct Bucket {
-    deep: Entry,
-    recent: Entry,
-}
+struct Bucket([Entry; WAYS]);
+
+/// The bits of `data` a probe compares: tag and depth.
+const TAG_DEPTH: u64 = 0xffff_0000_0000_00ff;
+/// Counts of 2^40 and more (far beyond any position's count at the depths a table helps) are
+/// not stored.
+const COUNT_BITS: u32 = 40;
 
 /// A table the system could not provide.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,22 +62,15 @@ impl std::error::Error for TableError {}
 
 /// A lock-free perft transposition table.
 pub struct Table {
-    buckets: Box<[Bucket]>,
-    /// `buckets.len() - 1`; the length is a power of two.
-    mask: u64,
+    memory: memory::Memory,
 }
 
 impl Bucket {
     fn empty() -> Bucket {
-        let entry = || Entry {
-            check1: AtomicU64::new(0),
-            check2: AtomicU64::new(0),
+        Bucket(std::array::from_fn(|_| Entry {
+            check: AtomicU64::new(0),
             data: AtomicU64::new(0),
-        };
-        Bucket {
-            deep: entry(),
-            recent: entry(),
-        }
+        }))
     }
 }
 
@@ -79,17 +87,15 @@ fn with_depth(key: u64, depth: u32) -> u64 {
     key ^ (depth as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
-/// `nodes` and `depth` in one word: the count in the high 56 bits, the depth in the low 8.
-/// Counts that do not fit (2^56 and more, far beyond any hashed run) are not stored.
+/// The tag and depth a probe for the depth-mixed key `k1` at `depth` looks for.
 #[inline(always)]
-fn pack(nodes: u64, depth: u32) -> Option<u64> {
-    (nodes < 1 << 56).then_some(nodes << 8 | depth as u64)
+fn tag_depth(k1: u64, depth: u32) -> u64 {
+    (k1 << 48) | (depth as u64 & 0xff)
 }
 
 impl Table {
-    /// A table of at most `mb` MiB (a power of two number of 64-byte buckets, at least one):
-    /// exactly `mb` MiB when `mb` is a power of two. A request the system refuses is an error,
-    /// not an abort.
+    /// A table of `mb` MiB (rounded down to whole 64-byte buckets, at least one). A request the
+    /// system refuses is an error, not an abort.
     ///
     /// Every bucket is written before counting starts, so the system maps the memory now, not
     /// one page fault at a time in the middle of a count. Measured on this project's 2-core VM
@@ -107,14 +113,10 @@ impl Table {
     /// with one thread, 0.3-0.6 s with two).
     pub fn with_threads(mb: usize, threads: usize) -> Result<Table, TableError> {
         let count = (mb.saturating_mul(1 << 20) / std::mem::size_of::<Bucket>()).max(1);
-        let count = 1usize << (usize::BITS - 1 - count.leading_zeros());
-        let mut buckets: Vec<Bucket> = Vec::new();
-        buckets
-            .try_reserve_exact(count)
-            .map_err(|_| TableError { mb })?;
+        let mut memory = memory::Memory::new(count).ok_or(TableError { mb })?;
         let per_thread = count.div_ceil(threads.clamp(1, count));
         std::thread::scope(|scope| {
-            let mut parts = buckets.spare_capacity_mut()[..count].chunks_mut(per_thread);
+            let mut parts = memory.slots().chunks_mut(per_thread);
             let first = parts.next();
             for part in parts {
                 scope.spawn(move || fill(part));
@@ -123,23 +125,24 @@ impl Table {
                 fill(part);
             }
         });
-        // SAFETY: the capacity is at least `count`, and `fill` wrote the first `count` slots.
-        unsafe { buckets.set_len(count) };
-        Ok(Table {
-            buckets: buckets.into_boxed_slice(),
-            mask: count as u64 - 1,
-        })
+        // SAFETY: `fill` wrote every slot.
+        unsafe { memory.assume_filled() };
+        Ok(Table { memory })
     }
 
     /// The table's size in bytes.
     pub fn bytes(&self) -> usize {
-        self.buckets.len() * std::mem::size_of::<Bucket>()
+        std::mem::size_of_val(self.memory.buckets())
     }
 
+    /// The bucket of the depth-mixed key `k1`: its high bits scaled to the table's length (any
+    /// length, not only powers of two), so that the tag, its low bits, is independent of it.
     #[inline(always)]
-    fn bucket(&self, key1: u64) -> &Bucket {
-        // `mask` is `len - 1` with `len` a power of two, so the index is in bounds.
-        &self.buckets[(key1 & self.mask) as usize]
+    fn bucket(&self, k1: u64) -> &Bucket {
+        let buckets = self.memory.buckets();
+        let i = ((k1 as u128 * buckets.len() as u128) >> 64) as usize;
+        // SAFETY: `k1 * len / 2^64` is below `len`.
+        unsafe { buckets.get_unchecked(i) }
     }
 
     /// Starts loading the bucket that [`Table::probe`] will read for `key1` at `depth` (a hint
@@ -163,14 +166,11 @@ impl Table {
     pub fn probe(&self, key1: u64, key2: u64, depth: u32) -> Option<u64> {
         let k1 = with_depth(key1, depth);
         let k2 = with_depth(key2, depth);
-        let bucket = self.bucket(k1);
-        for e in [&bucket.deep, &bucket.recent] {
+        let want = tag_depth(k1, depth);
+        for e in &self.bucket(k1).0 {
             let data = e.data.load(Ordering::Relaxed);
-            if e.check1.load(Ordering::Relaxed) == k1 ^ data
-                && e.check2.load(Ordering::Relaxed) == k2 ^ data
-                && data & 0xff == depth as u64
-            {
-                return Some(data >> 8);
+            if data & TAG_DEPTH == want && e.check.load(Ordering::Relaxed) == k2 ^ data {
+                return Some((data >> 8) & ((1 << COUNT_BITS) - 1));
             }
         }
         None
@@ -179,20 +179,149 @@ impl Table {
     /// Stores the count of the position with keys `key1`/`key2` at `depth`.
     #[inline(always)]
     pub fn store(&self, key1: u64, key2: u64, depth: u32, nodes: u64) {
-        let Some(data) = pack(nodes, depth) else {
+        if nodes >= 1 << COUNT_BITS {
             return;
-        };
+        }
         let k1 = with_depth(key1, depth);
         let k2 = with_depth(key2, depth);
-        let bucket = self.bucket(k1);
-        let deep_depth = bucket.deep.data.load(Ordering::Relaxed) & 0xff;
-        let e = if depth as u64 >= deep_depth {
-            &bucket.deep
-        } else {
-            &bucket.recent
-        };
-        e.data.store(data, Ordering::Relaxed);
-        e.check1.store(k1 ^ data, Ordering::Relaxed);
-        e.check2.store(k2 ^ data, Ordering::Relaxed);
+        let data = tag_depth(k1, depth) | nodes << 8;
+        let bucket = &self.bucket(k1).0;
+        // The shallowest entry goes; the scan starts at a slot taken from the key, so that
+        // among equally shallow entries each position evicts its own choice.
+        let start = (k1 >> 16) as usize;
+        let mut victim = &bucket[start % WAYS];
+        let mut shallowest = u64::MAX;
+        for i in 0..WAYS {
+            let e = &bucket[(start + i) % WAYS];
+            let d = e.data.load(Ordering::Relaxed) & 0xff;
+            if d < shallowest {
+                shallowest = d;
+                victim = e;
+            }
+        }
+        victim.data.store(data, Ordering::Relaxed);
+        victim.check.store(k2 ^ data, Ordering::Relaxed);
+    }
+}
+
+/// The buckets' memory.
+#[cfg(target_os = "linux")]
+mod memory {
+    use super::Bucket;
+    use std::mem::MaybeUninit;
+
+    /// 2 MiB, the size of a transparent huge page.
+    const HUGE: usize = 2 << 20;
+
+    /// An anonymous mapping, its buckets starting at a 2 MiB boundary and advised to be backed
+    /// by 2 MiB pages (`MADV_HUGEPAGE`; where transparent huge pages are set to `madvise`, the
+    /// default of many distributions, a table would otherwise get 4 KiB pages). Every probe
+    /// goes to a random bucket: with 4 KiB pages nearly each one also missed the TLB and walked
+    /// page tables too large for the caches (32 MiB of them for a 16 GiB table).
+    pub(super) struct Memory {
+        base: *mut libc::c_void,
+        total: usize,
+        start: *mut Bucket,
+        len: usize,
+    }
+
+    // SAFETY: the mapping is owned by this value alone, and buckets are made of atomics.
+    unsafe impl Send for Memory {}
+    // SAFETY: as above; shared access only reads through `&[Bucket]`.
+    unsafe impl Sync for Memory {}
+
+    impl Memory {
+        /// Room for `len` buckets, or `None` if the system refuses it.
+        pub(super) fn new(len: usize) -> Option<Memory> {
+            let bytes = len.checked_mul(std::mem::size_of::<Bucket>())?;
+            let total = bytes.checked_add(HUGE)?;
+            // SAFETY: a fresh private anonymous mapping; no existing memory is touched.
+            let base = unsafe {
+                libc::mmap(
+                    std::ptr::null_mut(),
+                    total,
+                    libc::PROT_READ | libc::PROT_WRITE,
+                    libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                    -1,
+                    0,
+                )
+            };
+            if base == libc::MAP_FAILED {
+                return None;
+            }
+            let start = (base as usize).next_multiple_of(HUGE);
+            // SAFETY: `start..start + bytes` lies inside the mapping. Only advice: a kernel
+            // without transparent huge pages refuses it and the table works as before.
+            unsafe { libc::madvise(start as *mut libc::c_void, bytes, libc::MADV_HUGEPAGE) };
+            Some(Memory {
+                base,
+                total,
+                start: start as *mut Bucket,
+                len,
+            })
+        }
+
+        /// The buckets' slots, to be written before [`Memory::assume_filled`].
+        pub(super) fn slots(&mut self) -> &mut [MaybeUninit<Bucket>] {
+            // SAFETY: `len` buckets fit in the mapping from `start`, which `self` owns.
+            unsafe { std::slice::from_raw_parts_mut(self.start.cast(), self.len) }
+        }
+
+        /// Declares every slot written.
+        ///
+        /// # Safety
+        /// Every slot of [`Memory::slots`] must have been written.
+        pub(super) unsafe fn assume_filled(&mut self) {}
+
+        /// The buckets (every slot written, see [`Memory::assume_filled`]).
+        #[inline(always)]
+        pub(super) fn buckets(&self) -> &[Bucket] {
+            // SAFETY: `len` buckets from `start`, all written before the table was handed out
+            // (the mapping is zeroed anyway, and zero is an empty bucket).
+            unsafe { std::slice::from_raw_parts(self.start, self.len) }
+        }
+    }
+
+    impl Drop for Memory {
+        fn drop(&mut self) {
+            // SAFETY: the mapping made in `new`, unmapped once.
+            unsafe { libc::munmap(self.base, self.total) };
+        }
+    }
+}
+
+/// The buckets' memory: an ordinary allocation where `madvise` is not available.
+#[cfg(not(target_os = "linux"))]
+mod memory {
+    use super::Bucket;
+    use std::mem::MaybeUninit;
+
+    pub(super) struct Memory {
+        buckets: Vec<Bucket>,
+        len: usize,
+    }
+
+    impl Memory {
+        pub(super) fn new(len: usize) -> Option<Memory> {
+            let mut buckets = Vec::new();
+            buckets.try_reserve_exact(len).ok()?;
+            Some(Memory { buckets, len })
+        }
+
+        pub(super) fn slots(&mut self) -> &mut [MaybeUninit<Bucket>] {
+            &mut self.buckets.spare_capacity_mut()[..self.len]
+        }
+
+        /// # Safety
+        /// Every slot of [`Memory::slots`] must have been written.
+        pub(super) unsafe fn assume_filled(&mut self) {
+            // SAFETY: the capacity is at least `len`, and the caller wrote every slot.
+            unsafe { self.buckets.set_len(self.len) };
+        }
+
+        #[inline(always)]
+        pub(super) fn buckets(&self) -> &[Bucket] {
+            &self.buckets
+        }
     }
 }

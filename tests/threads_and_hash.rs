@@ -154,11 +154,48 @@ fn a_table_too_large_to_allocate_is_an_error() {
 }
 
 #[test]
-fn table_size_is_the_largest_power_of_two_that_fits() {
+fn table_size_is_the_size_asked_for() {
+    // Any number of 64-byte buckets, not only powers of two: 20 GiB on a 24 GB machine.
     assert_eq!(Table::new(64).unwrap().bytes(), 64 << 20);
-    assert_eq!(Table::new(48).unwrap().bytes(), 32 << 20);
+    assert_eq!(Table::new(48).unwrap().bytes(), 48 << 20);
+    assert_eq!(Table::new(3).unwrap().bytes(), 3 << 20);
     assert_eq!(Table::new(0).unwrap().bytes(), 64);
     // More mapping threads than pages: the one page is mapped once.
     assert_eq!(Table::with_threads(0, 3).unwrap().bytes(), 64);
     assert_eq!(Table::with_threads(1, 7).unwrap().bytes(), 1 << 20);
+}
+
+#[test]
+fn the_second_key_tells_apart_positions_that_differ_in_one_detail() {
+    // Side to move, each castling right, the en-passant square, one piece's kind or colour or
+    // square: every pair must differ in the second key, as it must in the Zobrist key.
+    let fens = [
+        "r3k2r/8/8/3pP3/8/8/8/R3K2R w KQkq d6 0 1",
+        "r3k2r/8/8/3pP3/8/8/8/R3K2R b KQkq - 0 1",
+        "r3k2r/8/8/3pP3/8/8/8/R3K2R w KQkq - 0 1",
+        "r3k2r/8/8/3pP3/8/8/8/R3K2R w Qkq d6 0 1",
+        "r3k2r/8/8/3pP3/8/8/8/R3K2R w Kkq d6 0 1",
+        "r3k2r/8/8/3pP3/8/8/8/R3K2R w KQq d6 0 1",
+        "r3k2r/8/8/3pP3/8/8/8/R3K2R w KQk d6 0 1",
+        "r3k2r/8/8/3pP3/8/8/8/R3K2R w - d6 0 1",
+        "r3k2r/8/8/3pP3/8/8/8/R3K2Q w Qkq d6 0 1",
+        "r3k2r/8/8/3pP3/8/8/8/R3K2r w Qkq d6 0 1",
+        "r3k2r/8/8/3pP3/8/8/7R/R3K3 w Qkq d6 0 1",
+    ];
+    let keys: Vec<(u64, u64)> = fens
+        .iter()
+        .map(|f| {
+            let p = Position::from_fen(f).unwrap();
+            (p.key(), p.key2())
+        })
+        .collect();
+    for i in 0..keys.len() {
+        for j in 0..i {
+            assert_ne!(keys[i].0, keys[j].0, "{} / {}", fens[i], fens[j]);
+            assert_ne!(keys[i].1, keys[j].1, "{} / {}", fens[i], fens[j]);
+        }
+    }
+    // The same position from two FENs (move counters differ) has the same keys.
+    let a = Position::from_fen("r3k2r/8/8/3pP3/8/8/8/R3K2R b KQkq - 3 9").unwrap();
+    assert_eq!((a.key(), a.key2()), keys[1]);
 }

@@ -1,7 +1,7 @@
 //! Zobrist keys, generated at compile time from fixed seeds (splitmix64).
 //!
-//! Two independent sets: [`KEYS`] for the incremental key every position carries, and [`KEYS2`]
-//! for the second key that hashed perft computes at probes to verify table entries.
+//! [`KEYS`] for the incremental key every position carries, and [`MIX`], the constants of the
+//! second key that hashed perft computes at probes to verify table entries.
 
 /// One set of Zobrist keys.
 pub(crate) struct Keys {
@@ -18,8 +18,17 @@ pub(crate) struct Keys {
 /// The keys of [`super::Position::key`].
 pub(crate) static KEYS: Keys = Keys::new(0x1234_5678_9ABC_DEF0);
 
-/// The keys of [`super::Position::key2`], independent of [`KEYS`].
-pub(crate) static KEYS2: Keys = Keys::new(0x0DDB_A11C_0FFE_E5ED);
+/// The constants of [`super::Position::key2`], from another seed than [`KEYS`].
+pub(crate) const MIX: [u64; 12] = {
+    let mut out = [0; 12];
+    let mut state = 0x0DDB_A11C_0FFE_E5ED;
+    let mut i = 0;
+    while i < 12 {
+        (out[i], state) = splitmix(state);
+        i += 1;
+    }
+    out
+};
 
 impl Keys {
     const fn new(seed: u64) -> Keys {
