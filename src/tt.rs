@@ -204,6 +204,38 @@ impl Table {
     }
 }
 
+/// The memory the system says it can give without swapping (`MemAvailable` in `/proc/meminfo`),
+/// in bytes; `None` where that is not known.
+pub fn available_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb.saturating_mul(1024))
+}
+
+/// The size in MiB of a table for a count of about `leaves` leaves at `depth` (`--hash auto`),
+/// with `available` bytes of memory (see [`available_memory`]; 1 GiB assumed when unknown).
+///
+/// Entries are stored for nodes two or more plies from the leaves, so the table should hold
+/// the distinct positions of the ply two above the leaves: estimated as the nodes visited there
+/// (`leaves / b^2`, with `b` the mean branching factor `leaves^(1/depth)`) divided by 2.5 per
+/// ply beyond the fifth (the start position's nodes per distinct position grow about that fast:
+/// 2.3x, 2.6x, 2.9x, 3.0x from ply 5 to 8, OEIS A083276 against the published perft counts),
+/// times four for room. Never more than the available memory less a tenth of it (at least
+/// 1 GiB left over); at least 1 MiB; none at all below depth 3, where nothing is looked up but
+/// the root. The start position's perft 9 gets about 4 GiB, its perft 10 all it can have.
+pub fn auto_mb(leaves: f64, depth: u32, available: Option<u64>) -> usize {
+    if depth < 3 || leaves.is_nan() || leaves < 1.0 {
+        return 0;
+    }
+    let available = available.unwrap_or(1 << 30) as f64;
+    let budget = available - (available / 10.0).max((1u64 << 30) as f64);
+    let b = leaves.powf(1.0 / depth as f64).max(1.0);
+    let distinct = leaves / (b * b) / 2.5f64.powi(depth.saturating_sub(5) as i32);
+    let bytes = (4.0 * distinct * std::mem::size_of::<Entry>() as f64).min(budget);
+    ((bytes / (1u64 << 20) as f64) as usize).max(1)
+}
+
 /// The buckets' memory.
 #[cfg(target_os = "linux")]
 mod memory {

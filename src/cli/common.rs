@@ -4,7 +4,7 @@
 use anyhow::{Result, bail};
 use clap::ValueEnum;
 use perft::perft::{Counting, Options};
-use perft::tt::Table;
+use perft::tt::{self, Table};
 use perft::{Classical, Magic, Position, Sliders};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -43,13 +43,14 @@ pub struct Common {
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,
 
-    /// Transposition table of this many MiB (0: none): perft counts of positions met again are
-    /// looked up instead of recounted. Speed is then reported as effective Mnps. The table's
-    /// memory is mapped before counting starts (by the `--threads` threads), which takes time in
-    /// proportion to its size: size it to the count.
-    #[arg(long, default_value_t = 0, value_name = "MB",
-          value_parser = clap::value_parser!(u32).range(0..=1 << 20))]
-    pub hash: u32,
+    /// Transposition table of this many MiB (0: none, the default), or `auto` (also `--hash`
+    /// alone): sized for the count from the memory available. Perft counts of positions met
+    /// again are looked up instead of recounted; speed is then reported as effective Mnps. The
+    /// table's memory is mapped before counting starts (by the `--threads` threads), which
+    /// takes time in proportion to its size: size it to the count.
+    #[arg(long, default_value = "0", value_name = "MB|auto", num_args = 0..=1,
+          default_missing_value = "auto", value_parser = parse_hash)]
+    pub hash: HashSize,
 
     /// Chess960 castling rules (`KQkq` read as X-FEN, castling printed as king takes rook).
     /// Shredder-FEN castling letters (rook files) select them by themselves.
@@ -69,6 +70,26 @@ pub enum SliderChoice {
     Pext,
 }
 
+/// `--hash`: a size in MiB, or sized for the count from the memory available.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HashSize {
+    Mb(u32),
+    Auto,
+}
+
+fn parse_hash(s: &str) -> Result<HashSize, String> {
+    if s.eq_ignore_ascii_case("auto") {
+        return Ok(HashSize::Auto);
+    }
+    match s.parse::<u32>() {
+        Ok(mb) if mb <= 1 << 20 => Ok(HashSize::Mb(mb)),
+        _ => Err(format!(
+            "'{s}' is neither a size in MiB (0 to {}) nor 'auto'",
+            1u32 << 20
+        )),
+    }
+}
+
 impl Common {
     pub fn counting(&self) -> Counting {
         if self.no_bulk {
@@ -85,15 +106,21 @@ impl Common {
         }
     }
 
-    /// The transposition table, built once, if `--hash` asks for one.
-    pub fn table(&self) -> Result<Option<Table>> {
-        if self.hash == 0 {
-            return Ok(None);
+    /// The table size `--hash` asks for, in MiB, for a count of about `leaves` leaves at
+    /// `depth` (used by `auto` only).
+    pub fn hash_mb(&self, leaves: impl FnOnce() -> f64, depth: u32) -> usize {
+        match self.hash {
+            HashSize::Mb(mb) => mb as usize,
+            HashSize::Auto => tt::auto_mb(leaves(), depth, tt::available_memory()),
         }
-        Ok(Some(Table::with_threads(
-            self.hash as usize,
-            self.threads(),
-        )?))
+    }
+
+    /// The transposition table of [`Common::hash_mb`], built once, if one is asked for.
+    pub fn table(&self, leaves: impl FnOnce() -> f64, depth: u32) -> Result<Option<Table>> {
+        match self.hash_mb(leaves, depth) {
+            0 => Ok(None),
+            mb => Ok(Some(Table::with_threads(mb, self.threads())?)),
+        }
     }
 
     /// `--moves`, each argument split at white space (`--moves "e2e4 e7e5"` works too).

@@ -3,7 +3,7 @@
 
 use super::common::{Common, MAX_DEPTH, SliderJob, build_position, mnps, mnps_label, setup_label};
 use anyhow::Result;
-use perft::perft::{Options, divide_uci, perft_with};
+use perft::perft::{Options, divide_uci, estimate_leaves, perft_with};
 use perft::{Magic, Position, Sliders};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -60,7 +60,7 @@ impl SliderJob for Count<'_> {
     fn run<S: Sliders>(self) -> Result<ExitCode> {
         let (common, depth) = (self.common, self.args.depth());
         let counting = common.counting();
-        let table = common.table()?;
+        let table = common.table(|| estimate_leaves::<S>(&self.pos, depth), depth)?;
         let opts = Options {
             counting,
             threads: common.threads(),

@@ -3,6 +3,7 @@
 
 use super::common::{Common, SliderJob, mnps};
 use anyhow::Result;
+use perft::perft::estimate_leaves;
 use perft::stats::{Stats, StatsTable, divide_stats, stats_with};
 use perft::{Position, Sliders};
 use serde::Serialize;
@@ -109,9 +110,12 @@ pub struct StatsJob<'a> {
 impl SliderJob for StatsJob<'_> {
     fn run<S: Sliders>(self) -> Result<ExitCode> {
         let threads = self.common.threads();
-        let table = match self.common.hash {
+        let mb = self
+            .common
+            .hash_mb(|| estimate_leaves::<S>(&self.pos, self.depth), self.depth);
+        let table = match mb {
             0 => None,
-            mb => Some(StatsTable::new(mb as usize)?),
+            mb => Some(StatsTable::new(mb)?),
         };
         let table = table.as_ref();
         let start = Instant::now();
@@ -168,7 +172,7 @@ impl SliderJob for StatsJob<'_> {
         }
         let nodes: u64 = rows.iter().map(|(_, s)| s.nodes).sum();
         let hash = match table {
-            Some(_) => format!("hash {} MiB", self.common.hash),
+            Some(_) => format!("hash {mb} MiB"),
             None => "no hash".to_string(),
         };
         eprintln!(

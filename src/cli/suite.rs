@@ -105,7 +105,7 @@ struct SummaryJson {
     counting: &'static str,
     sliders: &'static str,
     threads: usize,
-    hash_mb: u32,
+    hash_mb: usize,
     max_depth: u32,
     max_nodes: u128,
 }
@@ -270,7 +270,13 @@ impl SliderJob for Suite<'_> {
         let limits = args.limits();
         let file =
             std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-        let table = common.table()?;
+        // `--hash auto`: sized for the largest count the limits allow, at the depth where a
+        // branching factor of 30 reaches it.
+        let leaves = (limits.max_nodes as f64).min(1e15);
+        let depth = (leaves.ln() / 30f64.ln())
+            .ceil()
+            .clamp(3.0, limits.max_depth as f64);
+        let table = common.table(|| leaves, depth as u32)?;
         let opts = Options {
             counting,
             threads: common.threads(),
@@ -334,7 +340,7 @@ impl SliderJob for Suite<'_> {
                     counting: counting_name(counting),
                     sliders: S::NAME,
                     threads: opts.threads,
-                    hash_mb: common.hash,
+                    hash_mb: table.as_ref().map_or(0, |t| t.bytes() >> 20),
                     max_depth: limits.max_depth,
                     max_nodes: limits.max_nodes,
                 },
