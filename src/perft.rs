@@ -332,9 +332,7 @@ fn hashed_inner<S: Sliders, B: Build>(
             // The children will be looked up: start loading their buckets now, so that the
             // memory latency overlaps the work on their siblings.
             for &mv in &moves {
-                let undo = pos.make(mv);
-                tt.prefetch(pos.key(), depth - 1);
-                pos.unmake(mv, &undo);
+                tt.prefetch(pos.key_after(mv), depth - 1);
             }
         }
         let mut nodes = 0;

@@ -1,5 +1,6 @@
 //! Make and unmake restore every position of a depth-3 walk from each suite position exactly,
-//! Zobrist key included, and the incremental key always equals the key computed from scratch.
+//! Zobrist key included, and the incremental key (`Position::key_after`, which make takes its key
+//! from) always equals the key computed from scratch.
 //! The board perft's last ply plays a move on equals the board make gives.
 
 mod common;
