@@ -216,14 +216,18 @@ pub fn available_memory() -> Option<u64> {
 /// The size in MiB of a table for a count of about `leaves` leaves at `depth` (`--hash auto`),
 /// with `available` bytes of memory (see [`available_memory`]; 1 GiB assumed when unknown).
 ///
-/// Entries are stored for nodes two or more plies from the leaves, so the table should hold
+/// Entries are stored for nodes two or more plies from the leaves, so the table is sized for
 /// the distinct positions of the ply two above the leaves: estimated as the nodes visited there
 /// (`leaves / b^2`, with `b` the mean branching factor `leaves^(1/depth)`) divided by 2.5 per
 /// ply beyond the fifth (the start position's nodes per distinct position grow about that fast:
 /// 2.3x, 2.6x, 2.9x, 3.0x from ply 5 to 8, OEIS A083276 against the published perft counts),
-/// times four for room. Never more than the available memory less a tenth of it (at least
-/// 1 GiB left over); at least 1 MiB; none at all below depth 3, where nothing is looked up but
-/// the root. The start position's perft 9 gets about 4 GiB, its perft 10 all it can have.
+/// one entry each. Capacity matters less than that suggests, mapping costs time in proportion
+/// to size: the start position's perft 10 counted in 882.7 s with 20.7 GiB and in 883.0 s with
+/// 10 GiB (0.6 entries per distinct position), mapping 44 s against 22 s, and in 901.4 s with
+/// this rule's 7.7 GiB (15 min 27 s, 15 min 5 s and 15 min 17 s in all); at depth 8 a table of
+/// 0.8 entries per distinct position was as fast as one of 3.3. Never more than the available
+/// memory less a tenth of it (at least 1 GiB left over); at least 1 MiB; none at all below
+/// depth 3, where nothing is looked up but the root.
 pub fn auto_mb(leaves: f64, depth: u32, available: Option<u64>) -> usize {
     if depth < 3 || leaves.is_nan() || leaves < 1.0 {
         return 0;
@@ -232,7 +236,7 @@ pub fn auto_mb(leaves: f64, depth: u32, available: Option<u64>) -> usize {
     let budget = available - (available / 10.0).max((1u64 << 30) as f64);
     let b = leaves.powf(1.0 / depth as f64).max(1.0);
     let distinct = leaves / (b * b) / 2.5f64.powi(depth.saturating_sub(5) as i32);
-    let bytes = (4.0 * distinct * std::mem::size_of::<Entry>() as f64).min(budget);
+    let bytes = (distinct * std::mem::size_of::<Entry>() as f64).min(budget);
     ((bytes / (1u64 << 20) as f64) as usize).max(1)
 }
 

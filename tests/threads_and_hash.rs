@@ -199,3 +199,34 @@ fn the_second_key_tells_apart_positions_that_differ_in_one_detail() {
     let a = Position::from_fen("r3k2r/8/8/3pP3/8/8/8/R3K2R b KQkq - 3 9").unwrap();
     assert_eq!((a.key(), a.key2()), keys[1]);
 }
+
+#[test]
+fn an_auto_table_is_sized_for_the_count_and_capped_by_memory() {
+    use perft::tt::auto_mb;
+    const GIB: u64 = 1 << 30;
+    // Below depth 3 nothing but the root would be looked up: no table.
+    assert_eq!(auto_mb(400.0, 2, Some(16 * GIB)), 0);
+    assert_eq!(auto_mb(0.0, 6, Some(16 * GIB)), 0);
+    // Deeper counts get larger tables, never more than the memory less a tenth (at least 1 GiB
+    // left over), never less than 1 MiB.
+    let sizes: Vec<usize> = (4..=10)
+        .map(|d| auto_mb(20f64.powi(d as i32), d, Some(24 * GIB)))
+        .collect();
+    assert!(sizes.windows(2).all(|w| w[0] <= w[1]), "{sizes:?}");
+    assert!(sizes[0] >= 1 && sizes[0] < sizes[6], "{sizes:?}");
+    assert_eq!(
+        auto_mb(1e15, 10, Some(24 * GIB)),
+        (24 * GIB - 24 * GIB / 10) as usize >> 20
+    );
+    assert_eq!(auto_mb(1e15, 10, Some(GIB / 2)), 1);
+    assert_eq!(
+        auto_mb(1e15, 10, None),
+        1,
+        "1 GiB assumed when unknown, all kept free"
+    );
+    // The start position's perft 8 (84,998,978,956 leaves) meets 9,417,681 distinct positions
+    // two plies above the leaves (OEIS A083276): the table is within a factor of four of one
+    // 16-byte entry each.
+    let mb = auto_mb(84_998_978_956.0, 8, Some(24 * GIB));
+    assert!((36..=575).contains(&mb), "{mb} MiB");
+}
