@@ -231,3 +231,21 @@ fn no_bulk_and_classical_work_with_suites() {
     assert!(o.status.success(), "{out}");
     assert!(out.contains("no bulk counting, classical sliders"), "{out}");
 }
+
+#[test]
+fn an_auto_table_works_with_any_limits() {
+    // `--hash` alone sizes the table from the limits; a depth limit below 3 means no table.
+    let path = common::data("standard.epd");
+    for depth in ["1", "2", "4"] {
+        let o = perft(&[
+            "--suite",
+            path.to_str().unwrap(),
+            "--max-depth",
+            depth,
+            "--hash",
+        ]);
+        let out = text(&o.stdout);
+        assert!(o.status.success(), "{out}{}", text(&o.stderr));
+        assert!(out.contains(" 0 failed"), "{out}");
+    }
+}

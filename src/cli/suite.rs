@@ -273,9 +273,11 @@ impl SliderJob for Suite<'_> {
         // `--hash auto`: sized for the largest count the limits allow, at the depth where a
         // branching factor of 30 reaches it.
         let leaves = (limits.max_nodes as f64).min(1e15);
+        // (`max` then `min`, not `clamp`: `--max-depth` may be below 3.)
         let depth = (leaves.ln() / 30f64.ln())
             .ceil()
-            .clamp(3.0, limits.max_depth as f64);
+            .max(3.0)
+            .min(limits.max_depth as f64);
         let table = common.table(|| leaves, depth as u32)?;
         let opts = Options {
             counting,
