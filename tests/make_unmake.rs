@@ -1,6 +1,6 @@
 //! Make and unmake restore every position of a depth-3 walk from each suite position exactly,
-//! Zobrist key included, and the incremental key (`Position::key_after`, which make takes its key
-//! from) always equals the key computed from scratch.
+//! Zobrist key included, the incremental key always equals the key computed from scratch, and
+//! `Position::key_after` gives the key make reaches.
 //! The board perft's last ply plays a move on equals the board make gives.
 
 mod common;
@@ -25,7 +25,14 @@ fn walk(pos: &mut Position, depth: u32) -> u64 {
         let before = pos.clone();
         // The board perft's last ply plays the move on must be the board make gives.
         let board = pos.board_after(mv);
+        let key_after = pos.key_after(mv);
         let undo = pos.make(mv);
+        assert_eq!(
+            key_after,
+            pos.key(),
+            "key_after({mv:?}) differs from make in {}",
+            before.to_fen()
+        );
         assert_eq!(
             &board,
             pos.board(),
