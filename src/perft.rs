@@ -399,8 +399,15 @@ pub(crate) struct Task {
     pub(crate) depth: u32,
 }
 
+/// The deepest task [`split`] leaves whole once every thread has 16.
+const DEEP_TASK: u32 = 7;
+
 /// Splits the tree below `pos` into tasks: the root moves, then one ply deeper while there are
 /// fewer than 16 tasks per thread (and at least 3 plies left), so threads stay busy to the end.
+/// Tasks more than [`DEEP_TASK`] plies deep are split further (up to 1024 per thread): such a
+/// task takes seconds to minutes, and the last one to finish leaves the other threads idle
+/// (the start position's perft 10 on two threads had 400 tasks of eight plies; unhashed, the
+/// largest of them is 3.8 times the average).
 ///
 /// Every pass takes a ply off the tasks' depth, so the loop ends within `depth` passes. An empty
 /// list ends it at once: a position without legal moves, or a tree whose every line ends in
@@ -414,7 +421,11 @@ pub(crate) fn split<S: Sliders>(pos: &mut Position, depth: u32, threads: usize) 
             depth: depth - 1,
         })
         .collect();
-    while !tasks.is_empty() && tasks.len() < 16 * threads && tasks.iter().all(|t| t.depth >= 3) {
+    let more = |tasks: &[Task]| {
+        let depth = tasks.iter().map(|t| t.depth).min().unwrap_or(0);
+        tasks.len() < 16 * threads || (depth > DEEP_TASK && tasks.len() < 1024 * threads)
+    };
+    while !tasks.is_empty() && more(&tasks) && tasks.iter().all(|t| t.depth >= 3) {
         let mut next = Vec::with_capacity(tasks.len() * 32);
         for t in tasks {
             let undos: Vec<_> = t.path.iter().map(|&mv| (mv, pos.make(mv))).collect();
@@ -531,4 +542,33 @@ pub fn divide_uci<S: Sliders>(pos: &Position, depth: u32, opts: Options<'_>) -> 
         .collect();
     lines.sort();
     lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split;
+    use crate::attacks::Magic;
+    use crate::position::Position;
+
+    /// The tasks of the start position, against the published perft 2 (400) and 3 (8902): a
+    /// count of nine plies keeps 400 tasks of seven (two threads have 16 each); one of ten is
+    /// split once more, since a task of eight plies is too large to be the last one running;
+    /// one of twelve stops at the cap of 1024 tasks per thread.
+    #[test]
+    fn deep_counts_are_split_finer() {
+        let mut pos = Position::startpos();
+        let shape = |pos: &mut Position, depth, threads| {
+            let tasks = split::<Magic>(pos, depth, threads);
+            let depths: Vec<u32> = tasks.iter().map(|t| t.depth).collect();
+            assert!(depths.iter().all(|&d| d == depths[0]));
+            (tasks.len(), depths[0])
+        };
+        assert_eq!(shape(&mut pos, 6, 2), (400, 4));
+        assert_eq!(shape(&mut pos, 9, 2), (400, 7));
+        assert_eq!(shape(&mut pos, 10, 2), (8902, 7));
+        assert_eq!(shape(&mut pos, 12, 2), (8902, 9));
+        assert_eq!(shape(&mut pos, 10, 64), (8902, 7));
+        assert_eq!(shape(&mut pos, 10, 1), (8902, 7));
+        assert_eq!(pos, Position::startpos());
+    }
 }

@@ -39,7 +39,7 @@ pub struct Common {
     pub classical: bool,
 
     /// Worker threads [default: every available core]. The tree is split at the root moves, and
-    /// deeper when there are few, so that all threads stay busy.
+    /// deeper when there are few or each would take long, so that all threads stay busy to the end.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,
 
