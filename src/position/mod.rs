@@ -196,7 +196,23 @@ impl Position {
 
     /// The Zobrist key computed from scratch (the incremental key must always equal it).
     pub fn compute_key(&self) -> u64 {
-        self.key_from(&zobrist::KEYS)
+        let keys = &zobrist::KEYS;
+        let mut key = 0;
+        for sq in self.occupied() {
+            if let Some(p) = self.squares[sq.index()] {
+                key ^= keys.piece[p.index()][sq.index()];
+            }
+        }
+        for sq in self.board.castling {
+            key ^= keys.castle[sq.index()];
+        }
+        if let Some(ep) = self.board.ep {
+            key ^= keys.ep_file[ep.file() as usize];
+        }
+        if self.board.side == Color::Black {
+            key ^= keys.side;
+        }
+        key
     }
 
     /// A second key, independent of [`Position::key`]: not a Zobrist key but a multiplicative
@@ -225,25 +241,6 @@ impl Position {
             ^ fold(b.by_color[0].0 ^ k[6], b.castling.0 ^ k[7])
             ^ fold(extra ^ k[8], k[9]);
         fold(h ^ k[10], k[11])
-    }
-
-    fn key_from(&self, keys: &zobrist::Keys) -> u64 {
-        let mut key = 0;
-        for sq in self.occupied() {
-            if let Some(p) = self.squares[sq.index()] {
-                key ^= keys.piece[p.index()][sq.index()];
-            }
-        }
-        for sq in self.board.castling {
-            key ^= keys.castle[sq.index()];
-        }
-        if let Some(ep) = self.board.ep {
-            key ^= keys.ep_file[ep.file() as usize];
-        }
-        if self.board.side == Color::Black {
-            key ^= keys.side;
-        }
-        key
     }
 
     /// Puts `piece` on the empty square `sq` (no key update).
