@@ -414,28 +414,27 @@ const DEEP_TASK: u32 = 7;
 /// mate or stalemate a few plies down, has no tasks left to deepen (the deepening condition
 /// alone held for ever there).
 pub(crate) fn split<S: Sliders>(pos: &mut Position, depth: u32, threads: usize) -> Vec<Task> {
+    // Every task of a pass has the same depth: `left`.
+    let mut left = depth - 1;
     let mut tasks: Vec<Task> = movegen::legal_moves::<S>(pos)
         .iter()
         .map(|&mv| Task {
             path: vec![mv],
-            depth: depth - 1,
+            depth: left,
         })
         .collect();
-    let more = |tasks: &[Task]| {
-        let depth = tasks.iter().map(|t| t.depth).min().unwrap_or(0);
-        tasks.len() < 16 * threads || (depth > DEEP_TASK && tasks.len() < 1024 * threads)
-    };
-    while !tasks.is_empty() && more(&tasks) && tasks.iter().all(|t| t.depth >= 3) {
+    while !tasks.is_empty()
+        && left >= 3
+        && (tasks.len() < 16 * threads || (left > DEEP_TASK && tasks.len() < 1024 * threads))
+    {
+        left -= 1;
         let mut next = Vec::with_capacity(tasks.len() * 32);
         for t in tasks {
             let undos: Vec<_> = t.path.iter().map(|&mv| (mv, pos.make(mv))).collect();
             for &mv in movegen::legal_moves::<S>(pos).iter() {
                 let mut path = t.path.clone();
                 path.push(mv);
-                next.push(Task {
-                    path,
-                    depth: t.depth - 1,
-                });
+                next.push(Task { path, depth: left });
             }
             for (mv, undo) in undos.iter().rev() {
                 pos.unmake(*mv, undo);
@@ -552,8 +551,8 @@ mod tests {
 
     /// The tasks of the start position, against the published perft 2 (400) and 3 (8902): a
     /// count of nine plies keeps 400 tasks of seven (two threads have 16 each); one of ten is
-    /// split once more, since a task of eight plies is too large to be the last one running;
-    /// one of twelve stops at the cap of 1024 tasks per thread.
+    /// split once more, its tasks of eight plies being deeper than [`super::DEEP_TASK`]; one of
+    /// twelve stops at the cap of 1024 tasks per thread.
     #[test]
     fn deep_counts_are_split_finer() {
         let mut pos = Position::startpos();

@@ -221,11 +221,9 @@ pub fn available_memory() -> Option<u64> {
 /// (`leaves / b^2`, with `b` the mean branching factor `leaves^(1/depth)`) divided by 2.5 per
 /// ply beyond the fifth (the start position's nodes per distinct position grow about that fast:
 /// 2.3x, 2.6x, 2.9x, 3.0x from ply 5 to 8, OEIS A083276 against the published perft counts),
-/// one entry each. Capacity matters less than that suggests, mapping costs time in proportion
-/// to size: the start position's perft 10 counted in 882.7 s with 20.7 GiB and in 883.0 s with
-/// 10 GiB (0.6 entries per distinct position), mapping 44 s against 22 s, and in 901.4 s with
-/// this rule's 7.7 GiB (15 min 27 s, 15 min 5 s and 15 min 17 s in all); at depth 8 a table of
-/// 0.8 entries per distinct position was as fast as one of 3.3. Never more than the available
+/// one entry each: capacity beyond that buys little counting time, while mapping costs time in
+/// proportion to size (the start position's perft 10 counted as fast with 10 GiB as with
+/// 20.7 GiB; measurements in docs/performance.md). Never more than the available
 /// memory less a tenth of it (at least 1 GiB left over); at least 1 MiB; none at all below
 /// depth 3, where nothing is looked up but the root.
 pub fn auto_mb(leaves: f64, depth: u32, available: Option<u64>) -> usize {
