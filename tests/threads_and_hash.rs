@@ -81,7 +81,7 @@ fn threaded_counts_match() {
 #[test]
 fn a_one_bucket_table_collides_constantly_and_stays_exact() {
     let table = Table::new(0).unwrap();
-    assert_eq!(table.bytes(), 64);
+    assert_eq!(table.bytes(), 128);
     let opts = Options {
         counting: Counting::Bulk,
         threads: 2,
@@ -94,6 +94,40 @@ fn a_one_bucket_table_collides_constantly_and_stays_exact() {
         table: Some(&table),
     };
     assert!(check::<Magic>(&["standard.epd"], opts, 200_000) > 20);
+}
+
+#[test]
+fn a_full_bucket_keeps_the_deeper_entries_and_the_newer_shallow_ones() {
+    // One bucket of eight entries: a depth-5 count, then nine depth-2 counts. The depth-5
+    // entry outlives them all; of the depth-2 ones the two stored first make room for the
+    // last two, and the other seven are still there.
+    let table = Table::new(0).unwrap();
+    let keys = |i: u64| {
+        (
+            i.wrapping_mul(0x9E37_79B9_7F4A_7C15),
+            i ^ 0x5555_AAAA_0F0F_F0F0,
+        )
+    };
+    let (k1, k2) = keys(100);
+    table.store(k1, k2, 5, 123_456);
+    for i in 0..9 {
+        let (k1, k2) = keys(i);
+        table.store(k1, k2, 2, 1000 + i);
+    }
+    assert_eq!(table.probe(k1, k2, 5), Some(123_456));
+    assert_eq!(
+        table.probe(k1, k2, 2),
+        None,
+        "the same keys at another depth"
+    );
+    for i in 0..9 {
+        let (k1, k2) = keys(i);
+        let want = if i < 2 { None } else { Some(1000 + i) };
+        assert_eq!(table.probe(k1, k2, 2), want, "entry {i}");
+    }
+    // A count the position's keys do not verify is never returned.
+    let (k1, _) = keys(8);
+    assert_eq!(table.probe(k1, 0, 2), None);
 }
 
 #[test]
@@ -155,13 +189,13 @@ fn a_table_too_large_to_allocate_is_an_error() {
 
 #[test]
 fn table_size_is_the_size_asked_for() {
-    // Any number of 64-byte buckets, not only powers of two: 20 GiB on a 24 GB machine.
+    // Any number of 128-byte buckets, not only powers of two: 20 GiB on a 24 GB machine.
     assert_eq!(Table::new(64).unwrap().bytes(), 64 << 20);
     assert_eq!(Table::new(48).unwrap().bytes(), 48 << 20);
     assert_eq!(Table::new(3).unwrap().bytes(), 3 << 20);
-    assert_eq!(Table::new(0).unwrap().bytes(), 64);
+    assert_eq!(Table::new(0).unwrap().bytes(), 128);
     // More mapping threads than pages: the one page is mapped once.
-    assert_eq!(Table::with_threads(0, 3).unwrap().bytes(), 64);
+    assert_eq!(Table::with_threads(0, 3).unwrap().bytes(), 128);
     assert_eq!(Table::with_threads(1, 7).unwrap().bytes(), 1 << 20);
 }
 
