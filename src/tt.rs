@@ -200,22 +200,18 @@ impl Table {
         let k2 = with_depth(key2, depth);
         let data = tag_depth(k1, depth) | nodes << 8;
         let bucket = &self.bucket(k1).0;
-        let depth_at = |i: usize| bucket[i].data.load(Ordering::Relaxed) & 0xff;
+        // Each `data` word read once: for the depths, then for the entries that move.
+        let old: [u64; WAYS] = std::array::from_fn(|i| bucket[i].data.load(Ordering::Relaxed));
         let mut victim = WAYS - 1;
-        let mut shallowest = depth_at(victim);
         for i in (0..WAYS - 1).rev() {
-            let d = depth_at(i);
-            if d < shallowest {
-                shallowest = d;
+            if old[i] & 0xff < old[victim] & 0xff {
                 victim = i;
             }
         }
         for i in (0..victim).rev() {
-            let (from, to) = (&bucket[i], &bucket[i + 1]);
-            to.data
-                .store(from.data.load(Ordering::Relaxed), Ordering::Relaxed);
-            to.check
-                .store(from.check.load(Ordering::Relaxed), Ordering::Relaxed);
+            let check = bucket[i].check.load(Ordering::Relaxed);
+            bucket[i + 1].data.store(old[i], Ordering::Relaxed);
+            bucket[i + 1].check.store(check, Ordering::Relaxed);
         }
         bucket[0].data.store(data, Ordering::Relaxed);
         bucket[0].check.store(k2 ^ data, Ordering::Relaxed);
