@@ -347,21 +347,38 @@ fn hashed_inner<S: Sliders, B: Build>(
     nodes
 }
 
-/// A rough estimate of `perft(pos, depth)`, for sizing a table: exact up to depth 3, beyond it
-/// perft 3 times the growth from depth 2 to 3 for each further ply. Takes well under a
-/// millisecond (at most three plies counted).
+/// Below this many leaves a level is cheap to count (at most a few milliseconds): the
+/// estimate counts the tree exactly, level by level, while it stays this small.
+const EXACT_LEAVES: u64 = 1_000_000;
+
+/// A rough estimate of `perft(pos, depth)`, for sizing a table. The tree is counted level by
+/// level while it is small (below [`EXACT_LEAVES`]), so a count that small is exact, and a tree
+/// that dies out on the way is 0 (it needs no table: extrapolated from its first plies, a tree
+/// that grows for a few plies and then ends in mates and stalemates, or blocked pawns, was
+/// given the whole memory). Beyond that perft 3 times the growth from depth 2 to 3 for each
+/// further ply, as before: that rule sized the tables the deep counts were measured with.
+/// Takes a few tens of milliseconds at most (the last level counted exactly has under a million
+/// leaf parents).
 pub fn estimate_leaves<S: Sliders>(pos: &Position, depth: u32) -> f64 {
     let mut p = pos.clone();
-    let shallow = depth.min(3);
-    let n = perft::<S>(&mut p, shallow, Counting::Bulk) as f64;
-    if depth <= 3 {
-        return n;
+    let mut levels = [1u64; 4];
+    let mut d = 0;
+    let mut n = 1;
+    while d < depth && (d < 3 || n < EXACT_LEAVES) {
+        d += 1;
+        n = perft::<S>(&mut p, d, Counting::Bulk);
+        if n == 0 {
+            return 0.0;
+        }
+        if let Some(level) = levels.get_mut(d as usize) {
+            *level = n;
+        }
     }
-    let n2 = perft::<S>(&mut p, 2, Counting::Bulk) as f64;
-    if n2 == 0.0 {
-        return n;
+    if d == depth {
+        return n as f64;
     }
-    n * (n / n2).powi(depth as i32 - 3)
+    let (n2, n3) = (levels[2] as f64, levels[3] as f64);
+    n3 * (n3 / n2).powi(depth as i32 - 3)
 }
 
 /// How a perft run is carried out.
