@@ -35,6 +35,11 @@ const WAYS: usize = 8;
 #[repr(align(128))]
 struct Bucket([Entry; WAYS]);
 
+/// A cache line's bytes on the processors this is built for: a bucket is two of them, and
+/// [`Table::prefetch`] asks for both.
+const LINE: usize = 64;
+const _: () = assert!(std::mem::size_of::<Bucket>() == 2 * LINE);
+
 /// The bits of `data` a probe compares: tag and depth.
 const TAG_DEPTH: u64 = 0xffff_0000_0000_00ff;
 /// Counts of 2^40 and more (far beyond any position's count at the depths a table helps) are
@@ -156,7 +161,7 @@ impl Table {
             // SAFETY: a prefetch is only a hint and never faults; both lines are the bucket's.
             unsafe {
                 _mm_prefetch::<_MM_HINT_T0>(p);
-                _mm_prefetch::<_MM_HINT_T0>(p.add(64));
+                _mm_prefetch::<_MM_HINT_T0>(p.add(LINE));
             };
         }
         #[cfg(not(target_arch = "x86_64"))]
