@@ -435,11 +435,15 @@ fn moved_to(mv: Move) -> Square {
     }
 }
 
-/// A table of statistics records for [`stats_with`]: direct-mapped, one lock per slot, every
-/// record verified by both 64-bit keys and the depth, so an index collision is a miss, never a
-/// wrong record.
+/// A table of statistics records for [`stats_with`]: two records to a bucket under one lock,
+/// every record verified by both 64-bit keys and the depth, so an index collision is a miss,
+/// never a wrong record. The first record of a bucket keeps the deepest count stored there (a
+/// deeper or equally deep one takes its place and moves it to the second); the second takes
+/// whatever the first does not. Before, one record to a slot, always replaced: the shallow
+/// counts, by far the most numerous, kept pushing out the deep ones that save the most work
+/// (see docs/performance.md).
 pub struct StatsTable {
-    slots: Vec<Mutex<Option<Slot>>>,
+    buckets: Vec<Mutex<[Option<Slot>; 2]>>,
 }
 
 #[derive(Clone, Copy)]
@@ -450,44 +454,63 @@ struct Slot {
     stats: Stats,
 }
 
+impl Slot {
+    fn is(&self, (key1, key2): (u64, u64), depth: u32) -> bool {
+        self.key1 == key1 && self.key2 == key2 && self.depth == depth
+    }
+}
+
 impl StatsTable {
-    /// A table of about `mb` MiB (at least one slot). A size the system refuses is an error,
+    /// A table of about `mb` MiB (at least one bucket). A size the system refuses is an error,
     /// not an abort.
     pub fn new(mb: usize) -> Result<StatsTable, TableError> {
-        let size = std::mem::size_of::<Mutex<Option<Slot>>>();
+        let size = std::mem::size_of::<Mutex<[Option<Slot>; 2]>>();
         let count = (mb.saturating_mul(1 << 20) / size).max(1);
-        let mut slots = Vec::new();
-        slots
+        let mut buckets = Vec::new();
+        buckets
             .try_reserve_exact(count)
             .map_err(|_| TableError { mb })?;
-        slots.extend((0..count).map(|_| Mutex::new(None)));
-        Ok(StatsTable { slots })
+        buckets.extend((0..count).map(|_| Mutex::new([None, None])));
+        Ok(StatsTable { buckets })
     }
 
     /// The table's size in bytes.
     pub fn bytes(&self) -> usize {
-        self.slots.len() * std::mem::size_of::<Mutex<Option<Slot>>>()
+        self.buckets.len() * std::mem::size_of::<Mutex<[Option<Slot>; 2]>>()
     }
 
-    fn slot(&self, key1: u64) -> &Mutex<Option<Slot>> {
-        &self.slots[(key1 % self.slots.len() as u64) as usize]
+    fn bucket(&self, key1: u64) -> std::sync::MutexGuard<'_, [Option<Slot>; 2]> {
+        let bucket = &self.buckets[(key1 % self.buckets.len() as u64) as usize];
+        // A lock poisoned by a panicking thread holds whole records or none: still usable.
+        bucket.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    fn probe(&self, (key1, key2): (u64, u64), depth: u32) -> Option<Stats> {
-        // A lock poisoned by a panicking thread holds a whole record or none: still usable.
-        let slot = self.slot(key1).lock().unwrap_or_else(|e| e.into_inner());
-        slot.filter(|s| s.key1 == key1 && s.key2 == key2 && s.depth == depth)
+    fn probe(&self, keys: (u64, u64), depth: u32) -> Option<Stats> {
+        let bucket = self.bucket(keys.0);
+        bucket
+            .iter()
+            .flatten()
+            .find(|s| s.is(keys, depth))
             .map(|s| s.stats)
     }
 
-    fn store(&self, (key1, key2): (u64, u64), depth: u32, stats: Stats) {
-        let mut slot = self.slot(key1).lock().unwrap_or_else(|e| e.into_inner());
-        *slot = Some(Slot {
-            key1,
-            key2,
+    fn store(&self, keys: (u64, u64), depth: u32, stats: Stats) {
+        let mut bucket = self.bucket(keys.0);
+        let slot = Some(Slot {
+            key1: keys.0,
+            key2: keys.1,
             depth,
             stats,
         });
+        match bucket[0] {
+            // The same record again (another thread counted it too): nothing to move.
+            Some(deep) if deep.is(keys, depth) => {}
+            Some(deep) if deep.depth > depth => bucket[1] = slot,
+            _ => {
+                bucket[1] = bucket[0];
+                bucket[0] = slot;
+            }
+        }
     }
 }
 
@@ -541,4 +564,38 @@ pub fn stats_with<S: Sliders>(
     divide_stats::<S>(pos, depth, threads, table)
         .into_iter()
         .fold(Stats::default(), |a, (_, b)| a + b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Stats, StatsTable};
+
+    fn record(nodes: u64) -> Stats {
+        Stats {
+            nodes,
+            ..Stats::default()
+        }
+    }
+
+    #[test]
+    fn a_full_bucket_keeps_the_deepest_record_and_the_newest_other() {
+        let table = StatsTable::new(0).unwrap(); // one bucket: every key meets every other
+        let deep = (1, 10);
+        table.store(deep, 5, record(500));
+        for key in 2..40u64 {
+            table.store((key, key * 10), 2, record(key));
+        }
+        // The shallow records took turns in the second place; the deep one stayed.
+        assert_eq!(table.probe(deep, 5).map(|s| s.nodes), Some(500));
+        assert_eq!(table.probe((39, 390), 2).map(|s| s.nodes), Some(39));
+        assert_eq!(table.probe((38, 380), 2), None);
+        // Both keys and the depth must match.
+        assert_eq!(table.probe(deep, 4), None);
+        assert_eq!(table.probe((1, 11), 5), None);
+        // An equally deep record takes the first place and moves the old one to the second.
+        table.store((7, 70), 5, record(7));
+        assert_eq!(table.probe((7, 70), 5).map(|s| s.nodes), Some(7));
+        assert_eq!(table.probe(deep, 5).map(|s| s.nodes), Some(500));
+        assert_eq!(table.probe((39, 390), 2), None);
+    }
 }
