@@ -352,7 +352,7 @@ fn hashed_inner<S: Sliders, B: Build>(
 const EXACT_LEAVES: u64 = 1_000_000;
 
 /// A rough estimate of `perft(pos, depth)`, for sizing a table. The tree is counted level by
-/// level while it is small (below [`EXACT_LEAVES`]), so a count that small is exact, and a tree
+/// level while it is small (below a million leaves), so a count that small is exact, and a tree
 /// that dies out on the way is 0 (it needs no table: extrapolated from its first plies, a tree
 /// that grows for a few plies and then ends in mates and stalemates, or blocked pawns, was
 /// given the whole memory). Beyond that perft 3 times the growth from depth 2 to 3 for each
