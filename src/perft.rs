@@ -347,8 +347,8 @@ fn hashed_inner<S: Sliders, B: Build>(
     nodes
 }
 
-/// Below this many leaves a level is cheap to count (at most a few milliseconds): the
-/// estimate counts the tree exactly, level by level, while it stays this small.
+/// While a level has fewer leaves than this, [`estimate_leaves`] counts the next one too (one
+/// reply count per leaf of this level: tens of milliseconds at most).
 const EXACT_LEAVES: u64 = 1_000_000;
 
 /// A rough estimate of `perft(pos, depth)`, for sizing a table. The tree is counted level by
