@@ -361,23 +361,24 @@ const EXACT_LEAVES: u64 = 1_000_000;
 /// leaf parents).
 pub fn estimate_leaves<S: Sliders>(pos: &Position, depth: u32) -> f64 {
     let mut p = pos.clone();
-    let mut levels = [1u64; 4];
-    let mut d = 0;
-    let mut n = 1;
+    let (mut d, mut n) = (0, 1);
+    // Perft 2 and 3, once counted: the extrapolation's base and growth.
+    let mut n2_n3 = (1.0, 1.0);
     while d < depth && (d < 3 || n < EXACT_LEAVES) {
         d += 1;
+        let before = n;
         n = perft::<S>(&mut p, d, Counting::Bulk);
         if n == 0 {
             return 0.0;
         }
-        if let Some(level) = levels.get_mut(d as usize) {
-            *level = n;
+        if d == 3 {
+            n2_n3 = (before as f64, n as f64);
         }
     }
     if d == depth {
         return n as f64;
     }
-    let (n2, n3) = (levels[2] as f64, levels[3] as f64);
+    let (n2, n3) = n2_n3;
     n3 * (n3 / n2).powi(depth as i32 - 3)
 }
 

@@ -40,8 +40,10 @@ struct Bucket([Entry; WAYS]);
 const LINE: usize = 64;
 const _: () = assert!(std::mem::size_of::<Bucket>() == 2 * LINE);
 
+/// The bits of `data` that hold the depth.
+const DEPTH: u64 = 0xff;
 /// The bits of `data` a probe compares: tag and depth.
-const TAG_DEPTH: u64 = 0xffff_0000_0000_00ff;
+const TAG_DEPTH: u64 = 0xffff_0000_0000_0000 | DEPTH;
 /// Counts of 2^40 and more (far beyond any position's count at the depths a table helps) are
 /// not stored.
 const COUNT_BITS: u32 = 40;
@@ -95,7 +97,7 @@ fn with_depth(key: u64, depth: u32) -> u64 {
 /// The tag and depth a probe for the depth-mixed key `k1` at `depth` looks for.
 #[inline(always)]
 fn tag_depth(k1: u64, depth: u32) -> u64 {
-    (k1 << 48) | (depth as u64 & 0xff)
+    (k1 << 48) | (depth as u64 & DEPTH)
 }
 
 impl Table {
@@ -209,7 +211,7 @@ impl Table {
         let old: [u64; WAYS] = std::array::from_fn(|i| bucket[i].data.load(Ordering::Relaxed));
         let mut victim = WAYS - 1;
         for i in (0..WAYS - 1).rev() {
-            if old[i] & 0xff < old[victim] & 0xff {
+            if old[i] & DEPTH < old[victim] & DEPTH {
                 victim = i;
             }
         }
