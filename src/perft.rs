@@ -200,31 +200,43 @@ impl<S: Sliders, B: Build> ReplyCounter<'_, S, B> {
     }
 }
 
+impl<S: Sliders, B: Build> ReplyCounter<'_, S, B> {
+    /// Counts the replies to the move `play` writes whole into the child board (no copy
+    /// first: [`Position::play_piece_move_on`] writes every field).
+    #[inline(always)]
+    fn count_fresh(&mut self, play: impl FnOnce(&Position, &mut Board)) {
+        play(self.pos, &mut self.child);
+        self.nodes += B::count::<S>(&self.child, self.pos.castle_path_table());
+    }
+}
+
 impl<S: Sliders, B: Build> Sink for ReplyCounter<'_, S, B> {
     #[inline(always)]
     fn piece_moves(&mut self, kind: PieceKind, from: Square, targets: Bitboard, enemies: Bitboard) {
         for to in targets & enemies {
-            self.count_after(|pos, b| pos.play_piece_move_on(kind, from, to, true, b));
+            self.count_fresh(|pos, b| pos.play_piece_move_on(kind, from, to, true, b));
         }
         for to in targets - enemies {
-            self.count_after(|pos, b| pos.play_piece_move_on(kind, from, to, false, b));
+            self.count_fresh(|pos, b| pos.play_piece_move_on(kind, from, to, false, b));
         }
     }
 
     #[inline(always)]
     fn pawns(&mut self, t: &PawnTargets) {
-        t.for_each(|from, to, kind, promoted| {
-            self.count_after(|pos, b| match kind {
-                MoveKind::DoublePush => pos.play_double_push_on(from, to, b),
-                MoveKind::Promotion | MoveKind::PromotionCapture => {
-                    let capture = kind == MoveKind::PromotionCapture;
-                    pos.play_promotion_on(from, to, promoted, capture, b);
-                }
-                _ => {
-                    let capture = kind == MoveKind::Capture;
-                    pos.play_piece_move_on(PieceKind::Pawn, from, to, capture, b);
-                }
-            })
+        t.for_each(|from, to, kind, promoted| match kind {
+            MoveKind::DoublePush => {
+                self.count_after(|pos, b| pos.play_double_push_on(from, to, b));
+            }
+            MoveKind::Promotion | MoveKind::PromotionCapture => {
+                let capture = kind == MoveKind::PromotionCapture;
+                self.count_after(|pos, b| pos.play_promotion_on(from, to, promoted, capture, b));
+            }
+            _ => {
+                let capture = kind == MoveKind::Capture;
+                self.count_fresh(|pos, b| {
+                    pos.play_piece_move_on(PieceKind::Pawn, from, to, capture, b)
+                });
+            }
         });
     }
 

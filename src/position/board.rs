@@ -71,7 +71,9 @@ impl Board {
     }
 
     /// Moves `color`'s piece of `kind` from `from` to the empty square `to`: the bitboards, and
-    /// the king square if it is the king. The one place a move keeps the king squares in step.
+    /// the king square if it is the king. (The depth-2 pass's
+    /// [`Position::play_piece_move_on`](super::Position::play_piece_move_on) writes a whole board
+    /// instead and keeps the king square itself.)
     #[inline(always)]
     pub(super) fn shift_piece(&mut self, kind: PieceKind, color: Color, from: Square, to: Square) {
         let b = Bitboard::from_square(from) | Bitboard::from_square(to);
