@@ -1,0 +1,41 @@
+#!/usr/bin/env python3
+"""Compare builds of perft on `perft --bench`, alternating them round by round.
+
+usage: tools/ab.py ROUNDS BASE OTHER [OTHER...]
+
+Prints, per build, the sum over the six bench positions of its per-position minimum and median
+times, the per-position minimums, and each other build's speed-up over BASE on both sums.
+Minimums are the least exposed to a shared machine's slow spells.
+"""
+import collections
+import statistics
+import subprocess
+import sys
+
+
+def main():
+    if len(sys.argv) < 4:
+        sys.exit(__doc__)
+    rounds, bins = int(sys.argv[1]), sys.argv[2:]
+    times = {b: collections.defaultdict(list) for b in bins}
+    for r in range(rounds):
+        for b in bins if r % 2 == 0 else bins[::-1]:
+            out = subprocess.run([b, "--bench"], capture_output=True, text=True, check=True)
+            for line in out.stdout.splitlines():
+                f = line.split()
+                # "<name> depth <d> <nodes> nodes <secs> s <mnps> Mnps"
+                if len(f) >= 6 and f[-1] == "Mnps" and f[0] != "total":
+                    times[b][f[0]].append(float(f[-4]))
+    sums = {}
+    for b in bins:
+        t = times[b]
+        sums[b] = (sum(min(v) for v in t.values()), sum(statistics.median(v) for v in t.values()))
+        per = " ".join(f"{k}={min(v):.3f}" for k, v in t.items())
+        print(f"{b:35s} sum-min {sums[b][0]:.4f}  sum-median {sums[b][1]:.4f}  {per}")
+    base = sums[bins[0]]
+    for b in bins[1:]:
+        print(f"{b}: {base[0] / sums[b][0]:.3f}x (minimums), {base[1] / sums[b][1]:.3f}x (medians)")
+
+
+if __name__ == "__main__":
+    main()
