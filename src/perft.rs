@@ -225,7 +225,7 @@ impl<S: Sliders, B: Build> Sink for ReplyCounter<'_, S, B> {
     fn pawns(&mut self, t: &PawnTargets) {
         t.for_each(|from, to, kind, promoted| match kind {
             MoveKind::DoublePush => {
-                self.count_after(|pos, b| pos.play_double_push_on(from, to, b));
+                self.count_fresh(|pos, b| pos.play_double_push_on(from, to, b));
             }
             MoveKind::Promotion | MoveKind::PromotionCapture => {
                 let capture = kind == MoveKind::PromotionCapture;

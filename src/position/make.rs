@@ -351,13 +351,13 @@ impl Position {
         finish(b, us, from, to, kind == PieceKind::King, None);
     }
 
-    /// [`Position::play_on`] for a pawn's double push from `from` to `to`.
+    /// [`Position::play_on`] for a pawn's double push from `from` to `to`. Like
+    /// [`Position::play_piece_move_on`], writes every field of `b`.
     #[inline(always)]
     pub(crate) fn play_double_push_on(&self, from: Square, to: Square, b: &mut Board) {
-        let us = self.side_to_move();
         let ep = self.board.ep_after_double_push(from);
-        b.shift_piece(PieceKind::Pawn, us, from, to);
-        finish(b, us, from, to, false, ep);
+        self.play_piece_move_on(PieceKind::Pawn, from, to, false, b);
+        b.ep = ep;
     }
 
     /// [`Position::play_on`] for a pawn's promotion to `promoted` on `to`; `capture` if `to`
