@@ -198,9 +198,7 @@ impl<S: Sliders, B: Build> ReplyCounter<'_, S, B> {
         play(self.pos, &mut self.child);
         self.nodes += B::count::<S>(&self.child, self.pos.castle_path_table());
     }
-}
 
-impl<S: Sliders, B: Build> ReplyCounter<'_, S, B> {
     /// Counts the replies to the move `play` writes whole into the child board (no copy
     /// first: [`Position::play_piece_move_on`] writes every field).
     #[inline(always)]

@@ -408,3 +408,49 @@ fn finish(
     b.castling = b.rights_after(us, from, to, king_moves);
     b.side = !us;
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::attacks::Magic;
+    use crate::movegen::legal_moves;
+
+    /// The write-once players (`play_piece_move_on`, `play_double_push_on`) must not read the
+    /// board they write: played onto another position's board, every quiet move, capture and
+    /// double push gives what `board_after` (a copy, then the move) gives.
+    #[test]
+    fn the_write_once_players_ignore_what_the_board_held() {
+        let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+        // Black to move, castling rights and an en-passant square: every field differs.
+        let other = Position::from_fen(STARTPOS_WITH_EP).expect("valid FEN");
+        let fens = [
+            STARTPOS_WITH_EP,
+            kiwipete,
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+        ];
+        let mut played = 0;
+        for fen in fens {
+            let pos = Position::from_fen(fen).expect("valid FEN");
+            for &mv in legal_moves::<Magic>(&pos).iter() {
+                let mut b = *other.board();
+                match mv.kind() {
+                    MoveKind::Quiet | MoveKind::Capture => {
+                        let kind = pos.piece_at(mv.from()).expect("a mover").kind;
+                        let capture = mv.kind() == MoveKind::Capture;
+                        pos.play_piece_move_on(kind, mv.from(), mv.to(), capture, &mut b);
+                    }
+                    MoveKind::DoublePush => pos.play_double_push_on(mv.from(), mv.to(), &mut b),
+                    _ => continue,
+                }
+                assert_eq!(b, pos.board_after(mv), "{mv:?} in {fen}");
+                played += 1;
+            }
+        }
+        assert!(played > 100, "only {played} moves played");
+    }
+
+    /// A position after a double push with an en-passant capture available (black to move).
+    const STARTPOS_WITH_EP: &str = "rnbqkbnr/ppp1pppp/8/8/2Pp4/8/PP1PPPPP/RNBQKBNR b KQkq c3 0 2";
+}
