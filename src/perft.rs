@@ -227,7 +227,7 @@ impl<S: Sliders, B: Build> Sink for ReplyCounter<'_, S, B> {
             }
             MoveKind::Promotion | MoveKind::PromotionCapture => {
                 let capture = kind == MoveKind::PromotionCapture;
-                self.count_after(|pos, b| pos.play_promotion_on(from, to, promoted, capture, b));
+                self.count_fresh(|pos, b| pos.play_promotion_on(from, to, promoted, capture, b));
             }
             _ => {
                 let capture = kind == MoveKind::Capture;

@@ -315,10 +315,25 @@ impl Position {
         capture: bool,
         b: &mut Board,
     ) {
+        self.write_move_on(kind, kind, from, to, capture, b);
+    }
+
+    /// Writes into `b` this position's board after the piece of kind `moved` leaves `from` and
+    /// a piece of kind `lands` (the same, or what a pawn promotes to) arrives on `to`, taking
+    /// what stands there if `capture`. Every field of `b` is written; nothing of it is read.
+    #[inline(always)]
+    fn write_move_on(
+        &self,
+        moved: PieceKind,
+        lands: PieceKind,
+        from: Square,
+        to: Square,
+        capture: bool,
+        b: &mut Board,
+    ) {
         let p = &self.board;
         let us = p.side;
-        let tb = Bitboard::from_square(to);
-        let ft = Bitboard::from_square(from) | tb;
+        let (fb, tb) = (Bitboard::from_square(from), Bitboard::from_square(to));
         // The captured piece's kind, or an index no kind has: the loop below then selects by
         // comparison, with no store to a computed address.
         const NONE: usize = PieceKind::ALL.len();
@@ -329,8 +344,11 @@ impl Position {
         let mut k = [Bitboard::EMPTY; PieceKind::ALL.len()];
         for (i, slot) in k.iter_mut().enumerate() {
             let mut v = p.by_kind[i];
-            if i == kind.index() {
-                v ^= ft;
+            if i == moved.index() {
+                v ^= fb;
+            }
+            if i == lands.index() {
+                v ^= tb;
             }
             if capture && i == victim {
                 v ^= tb;
@@ -338,17 +356,17 @@ impl Position {
             *slot = v;
         }
         b.by_kind = k;
-        let taken = if capture { tb } else { Bitboard::EMPTY };
+        let (ours, taken) = (fb | tb, if capture { tb } else { Bitboard::EMPTY });
         b.by_color = match us {
-            Color::White => [p.by_color[0] ^ ft, p.by_color[1] ^ taken],
-            Color::Black => [p.by_color[0] ^ taken, p.by_color[1] ^ ft],
+            Color::White => [p.by_color[0] ^ ours, p.by_color[1] ^ taken],
+            Color::Black => [p.by_color[0] ^ taken, p.by_color[1] ^ ours],
         };
         b.kings = p.kings;
-        if kind == PieceKind::King {
+        if moved == PieceKind::King {
             b.kings[us.index()] = to;
         }
         b.castling = p.castling;
-        finish(b, us, from, to, kind == PieceKind::King, None);
+        finish(b, us, from, to, moved == PieceKind::King, None);
     }
 
     /// [`Position::play_on`] for a pawn's double push from `from` to `to`. Like
@@ -361,7 +379,7 @@ impl Position {
     }
 
     /// [`Position::play_on`] for a pawn's promotion to `promoted` on `to`; `capture` if `to`
-    /// holds an enemy piece.
+    /// holds an enemy piece. Writes every field of `b`.
     #[inline(always)]
     pub(crate) fn play_promotion_on(
         &self,
@@ -371,25 +389,7 @@ impl Position {
         capture: bool,
         b: &mut Board,
     ) {
-        if capture {
-            self.take_on(to, b);
-        }
-        let us = self.side_to_move();
-        let (fb, tb) = (Bitboard::from_square(from), Bitboard::from_square(to));
-        b.by_kind[PieceKind::Pawn.index()] ^= fb;
-        b.by_kind[promoted.index()] ^= tb;
-        b.by_color[us.index()] ^= fb | tb;
-        finish(b, us, from, to, false, None);
-    }
-
-    /// Removes from `b` the enemy piece this position has on `to`.
-    #[inline(always)]
-    fn take_on(&self, to: Square, b: &mut Board) {
-        if let Some(victim) = self.squares[to.index()] {
-            let tb = Bitboard::from_square(to);
-            b.by_kind[victim.kind.index()] ^= tb;
-            b.by_color[victim.color.index()] ^= tb;
-        }
+        self.write_move_on(PieceKind::Pawn, promoted, from, to, capture, b);
     }
 }
 
@@ -415,9 +415,10 @@ mod tests {
     use crate::attacks::Magic;
     use crate::movegen::legal_moves;
 
-    /// The write-once players (`play_piece_move_on`, `play_double_push_on`) must not read the
-    /// board they write: played onto another position's board, every quiet move, capture and
-    /// double push gives what `board_after` (a copy, then the move) gives.
+    /// The write-once players (`play_piece_move_on`, `play_double_push_on`,
+    /// `play_promotion_on`) must not read the board they write: played onto another position's
+    /// board, every quiet move, capture, double push and promotion gives what `board_after` (a
+    /// copy, then the move) gives.
     #[test]
     fn the_write_once_players_ignore_what_the_board_held() {
         let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
@@ -442,6 +443,11 @@ mod tests {
                         pos.play_piece_move_on(kind, mv.from(), mv.to(), capture, &mut b);
                     }
                     MoveKind::DoublePush => pos.play_double_push_on(mv.from(), mv.to(), &mut b),
+                    MoveKind::Promotion | MoveKind::PromotionCapture => {
+                        let promoted = mv.promotion_piece().expect("a promotion piece");
+                        let capture = mv.kind() == MoveKind::PromotionCapture;
+                        pos.play_promotion_on(mv.from(), mv.to(), promoted, capture, &mut b);
+                    }
                     _ => continue,
                 }
                 assert_eq!(b, pos.board_after(mv), "{mv:?} in {fen}");
