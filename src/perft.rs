@@ -195,12 +195,11 @@ impl<S: Sliders, B: Build> ReplyCounter<'_, S, B> {
     #[inline(always)]
     fn count_after(&mut self, play: impl FnOnce(&Position, &mut Board)) {
         self.child.clone_from(self.pos.board());
-        play(self.pos, &mut self.child);
-        self.nodes += B::count::<S>(&self.child, self.pos.castle_path_table());
+        self.count_fresh(play);
     }
 
     /// Counts the replies to the move `play` writes whole into the child board (no copy
-    /// first: [`Position::play_piece_move_on`] writes every field).
+    /// first: the players of piece moves, double pushes and promotions write every field).
     #[inline(always)]
     fn count_fresh(&mut self, play: impl FnOnce(&Position, &mut Board)) {
         play(self.pos, &mut self.child);

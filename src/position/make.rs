@@ -277,7 +277,7 @@ impl Position {
                 b.by_kind[PieceKind::Pawn.index()] ^= fb | tb | vb;
                 b.by_color[us.index()] ^= fb | tb;
                 b.by_color[(!us).index()] ^= vb;
-                finish(b, us, from, to, false, None);
+                finish(&self.board, b, from, to, false, None);
             }
             MoveKind::Promotion | MoveKind::PromotionCapture => {
                 let promoted = mv.promotion_piece().unwrap_or(PieceKind::Queen);
@@ -293,7 +293,7 @@ impl Position {
                 b.by_kind[PieceKind::Rook.index()] ^= tb ^ rb;
                 b.by_color[us.index()] ^= fb ^ tb ^ kb ^ rb;
                 b.kings[us.index()] = mv.castle_king_to();
-                finish(b, us, from, to, true, None);
+                finish(&self.board, b, from, to, true, None);
             }
         }
     }
@@ -315,12 +315,14 @@ impl Position {
         capture: bool,
         b: &mut Board,
     ) {
-        self.write_move_on(kind, kind, from, to, capture, b);
+        self.write_move_on(kind, kind, from, to, capture, None, b);
     }
 
     /// Writes into `b` this position's board after the piece of kind `moved` leaves `from` and
     /// a piece of kind `lands` (the same, or what a pawn promotes to) arrives on `to`, taking
-    /// what stands there if `capture`. Every field of `b` is written; nothing of it is read.
+    /// what stands there if `capture`, with `ep` as the new en-passant square. Every field of
+    /// `b` is written; nothing of it is read.
+    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn write_move_on(
         &self,
@@ -329,6 +331,7 @@ impl Position {
         from: Square,
         to: Square,
         capture: bool,
+        ep: Option<Square>,
         b: &mut Board,
     ) {
         let p = &self.board;
@@ -365,17 +368,15 @@ impl Position {
         if moved == PieceKind::King {
             b.kings[us.index()] = to;
         }
-        b.castling = p.castling;
-        finish(b, us, from, to, moved == PieceKind::King, None);
+        finish(p, b, from, to, moved == PieceKind::King, ep);
     }
 
-    /// [`Position::play_on`] for a pawn's double push from `from` to `to`. Like
-    /// [`Position::play_piece_move_on`], writes every field of `b`.
+    /// [`Position::play_on`] for a pawn's double push from `from` to `to`. Writes every field
+    /// of `b`.
     #[inline(always)]
     pub(crate) fn play_double_push_on(&self, from: Square, to: Square, b: &mut Board) {
         let ep = self.board.ep_after_double_push(from);
-        self.play_piece_move_on(PieceKind::Pawn, from, to, false, b);
-        b.ep = ep;
+        self.write_move_on(PieceKind::Pawn, PieceKind::Pawn, from, to, false, ep, b);
     }
 
     /// [`Position::play_on`] for a pawn's promotion to `promoted` on `to`; `capture` if `to`
@@ -389,23 +390,26 @@ impl Position {
         capture: bool,
         b: &mut Board,
     ) {
-        self.write_move_on(PieceKind::Pawn, promoted, from, to, capture, b);
+        self.write_move_on(PieceKind::Pawn, promoted, from, to, capture, None, b);
     }
 }
 
-/// The state every move player sets last: the en-passant square `ep`, the castling rights left
-/// after `us` moved from `from` to `to` (`king_moves` if the king moved), the side to move.
+/// The state every move player sets last on `b`, from `before` (the board the move was played
+/// from): the en-passant square `ep`, the castling rights left after the side to move went from
+/// `from` to `to` (`king_moves` if the king moved), the side to move. Read from `before`, not
+/// from `b`, so that a player that writes `b` whole need not store the old rights first.
 #[inline(always)]
 fn finish(
+    before: &Board,
     b: &mut Board,
-    us: Color,
     from: Square,
     to: Square,
     king_moves: bool,
     ep: Option<Square>,
 ) {
+    let us = before.side;
     b.ep = ep;
-    b.castling = b.rights_after(us, from, to, king_moves);
+    b.castling = before.rights_after(us, from, to, king_moves);
     b.side = !us;
 }
 
@@ -423,9 +427,9 @@ mod tests {
     fn the_write_once_players_ignore_what_the_board_held() {
         let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
         // Black to move, castling rights and an en-passant square: every field differs.
-        let other = Position::from_fen(STARTPOS_WITH_EP).expect("valid FEN");
+        let other = Position::from_fen(AFTER_DOUBLE_PUSH).expect("valid FEN");
         let fens = [
-            STARTPOS_WITH_EP,
+            AFTER_DOUBLE_PUSH,
             kiwipete,
             "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
             "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
@@ -458,5 +462,5 @@ mod tests {
     }
 
     /// A position after a double push with an en-passant capture available (black to move).
-    const STARTPOS_WITH_EP: &str = "rnbqkbnr/ppp1pppp/8/8/2Pp4/8/PP1PPPPP/RNBQKBNR b KQkq c3 0 2";
+    const AFTER_DOUBLE_PUSH: &str = "rnbqkbnr/ppp1pppp/8/8/2Pp4/8/PP1PPPPP/RNBQKBNR b KQkq c3 0 2";
 }
