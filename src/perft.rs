@@ -249,7 +249,9 @@ impl<S: Sliders, B: Build> Sink for ReplyCounter<'_, S, B> {
 fn perft_2<S: Sliders, B: Build>(pos: &Position) -> u64 {
     let mut counter = ReplyCounter::<S, B> {
         pos,
-        child: *pos.board(),
+        // Not a copy of the board: each move writes the child whole, or copies the board
+        // first (`count_after`), before it is read.
+        child: Board::BLANK,
         nodes: 0,
         build: PhantomData,
     };

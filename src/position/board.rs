@@ -34,6 +34,17 @@ pub struct Board {
 }
 
 impl Board {
+    /// A board with nothing on it: a buffer for boards written whole before they are read
+    /// (not a position: no kings).
+    pub(crate) const BLANK: Board = Board {
+        by_kind: [Bitboard::EMPTY; 6],
+        by_color: [Bitboard::EMPTY; 2],
+        side: Color::White,
+        castling: Bitboard::EMPTY,
+        ep: None,
+        kings: [Square::new(0); 2],
+    };
+
     /// The side to move.
     #[inline(always)]
     pub fn side_to_move(&self) -> Color {

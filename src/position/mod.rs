@@ -103,14 +103,7 @@ impl Position {
     /// An empty board, White to move; used by the FEN parser before it places pieces.
     fn empty() -> Position {
         Position {
-            board: Board {
-                by_kind: [Bitboard::EMPTY; 6],
-                by_color: [Bitboard::EMPTY; 2],
-                side: Color::White,
-                castling: Bitboard::EMPTY,
-                ep: None,
-                kings: [Square::new(0); 2],
-            },
+            board: Board::BLANK,
             squares: [None; 64],
             halfmove: 0,
             fullmove: 1,
