@@ -234,6 +234,10 @@ pub fn available_memory() -> Option<u64> {
     Some(kb.saturating_mul(1024))
 }
 
+/// The largest table [`auto_mb`] gives more than one entry per estimated distinct position:
+/// 4 GiB, about 3.5 s of mapping on this project's VM.
+const SMALL_TABLE: f64 = (4u64 << 30) as f64;
+
 /// The size in MiB of a table for a count of about `leaves` leaves at `depth` (`--hash auto`),
 /// with `available` bytes of memory (see [`available_memory`]; 1 GiB assumed when unknown).
 ///
@@ -242,11 +246,14 @@ pub fn available_memory() -> Option<u64> {
 /// (`leaves / b^2`, with `b` the mean branching factor `leaves^(1/depth)`) divided by 2.5 per
 /// ply beyond the fifth (the start position's nodes per distinct position grow about that fast:
 /// 2.3x, 2.6x, 2.9x, 3.0x from ply 5 to 8, OEIS A083276 against the published perft counts),
-/// one entry each: capacity beyond that buys little counting time, while mapping costs time in
-/// proportion to size (the start position's perft 10 counted as fast with 10 GiB as with
-/// 20.7 GiB; measurements in docs/performance.md). Never more than the available
-/// memory less a tenth of it (at least 1 GiB left over); at least 1 MiB; none at all below
-/// depth 3, where nothing is looked up but the root.
+/// four entries each, but no more than 4 GiB unless one entry each is more than that (then
+/// one each). Mapping costs time in proportion to size (about 0.9 s per
+/// GiB on this project's Zen 4 VM), so capacity is worth it only while it saves more counting
+/// than that: the start position's perft 9 counts in 37.1 s instead of 42.0 s with four
+/// entries each (3576 MiB, 40.4 s wall against 42.2 s), while its perft 10 counted as fast
+/// with 10 GiB as with 20.7 GiB (measurements in docs/performance.md). Never more than the
+/// available memory less a tenth of it (at least 1 GiB left over); at least 1 MiB; none at
+/// all below depth 3, where nothing is looked up but the root.
 pub fn auto_mb(leaves: f64, depth: u32, available: Option<u64>) -> usize {
     if depth < 3 || leaves.is_nan() || leaves < 1.0 {
         return 0;
@@ -255,7 +262,8 @@ pub fn auto_mb(leaves: f64, depth: u32, available: Option<u64>) -> usize {
     let budget = available - (available / 10.0).max((1u64 << 30) as f64);
     let b = leaves.powf(1.0 / depth as f64).max(1.0);
     let distinct = leaves / (b * b) / 2.5f64.powi(depth.saturating_sub(5) as i32);
-    let bytes = (distinct * std::mem::size_of::<Entry>() as f64).min(budget);
+    let one_each = distinct * std::mem::size_of::<Entry>() as f64;
+    let bytes = (4.0 * one_each).min(one_each.max(SMALL_TABLE)).min(budget);
     ((bytes / (1u64 << 20) as f64) as usize).max(1)
 }
 

@@ -259,8 +259,18 @@ fn an_auto_table_is_sized_for_the_count_and_capped_by_memory() {
         "1 GiB assumed when unknown, all kept free"
     );
     // The start position's perft 8 (84,998,978,956 leaves) meets 9,417,681 distinct positions
-    // two plies above the leaves (OEIS A083276): the table is within a factor of four of one
-    // 16-byte entry each.
+    // two plies above the leaves (OEIS A083276), 144 MiB at one 16-byte entry each: the table
+    // holds four entries for each estimated one, so between a quarter of one each and five
+    // each.
     let mb = auto_mb(84_998_978_956.0, 8, Some(24 * GIB));
-    assert!((36..=575).contains(&mb), "{mb} MiB");
+    assert!((36..=718).contains(&mb), "{mb} MiB");
+    // Its perft 9 (2,439,530,234,167) meets 96,400,068 (1471 MiB at one entry each): a small
+    // table gets more than one entry each, up to 4 GiB, not the whole memory.
+    let mb = auto_mb(2_439_530_234_167.0, 9, Some(24 * GIB));
+    assert!((1471..=4096).contains(&mb), "{mb} MiB");
+    // Where one entry each is over 4 GiB already, one each it stays: perft 10 (988,187,354
+    // distinct, 15 GiB at one each) gets about that, not the 21.6 GiB cap that four each would
+    // reach.
+    let mb = auto_mb(69_352_859_712_417.0, 10, Some(24 * GIB));
+    assert!((4097..=20 * 1024).contains(&mb), "{mb} MiB");
 }
