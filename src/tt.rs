@@ -247,13 +247,13 @@ const SMALL_TABLE: f64 = (4u64 << 30) as f64;
 /// ply beyond the fifth (the start position's nodes per distinct position grow about that fast:
 /// 2.3x, 2.6x, 2.9x, 3.0x from ply 5 to 8, OEIS A083276 against the published perft counts),
 /// four entries each, but no more than 4 GiB unless one entry each is more than that (then
-/// one each). Mapping costs time in proportion to size (about 0.9 s per
-/// GiB on this project's Zen 4 VM), so capacity is worth it only while it saves more counting
-/// than that: the start position's perft 9 counts in 37.1 s instead of 42.0 s with four
-/// entries each (3576 MiB, 40.4 s wall against 42.2 s), while its perft 10 counted as fast
-/// with 10 GiB as with 20.7 GiB (measurements in docs/performance.md). Never more than the
-/// available memory less a tenth of it (at least 1 GiB left over); at least 1 MiB; none at
-/// all below depth 3, where nothing is looked up but the root.
+/// one each). Mapping costs time in proportion to size (about 0.9 s per GiB on this project's
+/// Zen 4 VM), so capacity is worth it only while it saves more counting than that: the start
+/// position's perft 9 counts in 37.1 s instead of 42.0 s with four entries each (3576 MiB,
+/// 40.4 s wall against 42.2 s), while its perft 10 counted as fast with 10 GiB as with
+/// 20.7 GiB (measurements in docs/performance.md). Never more than the available memory less
+/// a tenth of it (at least 1 GiB left over); at least 1 MiB; none at all below depth 3, where
+/// nothing is looked up but the root.
 pub fn auto_mb(leaves: f64, depth: u32, available: Option<u64>) -> usize {
     if depth < 3 || leaves.is_nan() || leaves < 1.0 {
         return 0;
