@@ -167,21 +167,14 @@ impl Board {
             .then_some(ep)
     }
 
-    /// The castling rights left after a move from `from` to `to` by `us`, the side to move: a
-    /// rook that moves or is taken loses its right, a king move loses both of its side's.
-    /// (Computed as what is kept, so the last ply's move player needs no test for rights left;
-    /// `us` is an argument so that the player need not read it back from a fresh copy.)
+    /// The castling rights left after the side to move goes from `from` to `to` on this board:
+    /// a rook that moves or is taken loses its right, a king move loses both of its side's.
+    /// (Computed as what is kept, so the last ply's move player needs no test for rights left.)
     #[inline(always)]
-    pub(super) fn rights_after(
-        &self,
-        us: Color,
-        from: Square,
-        to: Square,
-        king_moves: bool,
-    ) -> Bitboard {
+    pub(super) fn rights_after(&self, from: Square, to: Square, king_moves: bool) -> Bitboard {
         let mut kept = self.castling - (Bitboard::from_square(from) | Bitboard::from_square(to));
         if king_moves {
-            kept = kept - Bitboard::rank(us.back_rank());
+            kept = kept - Bitboard::rank(self.side.back_rank());
         }
         kept
     }

@@ -77,7 +77,7 @@ impl Position {
             let lost = self.board.castling
                 ^ self
                     .board
-                    .rights_after(us, from, to, piece.kind == PieceKind::King);
+                    .rights_after(from, to, piece.kind == PieceKind::King);
             for sq in lost {
                 key ^= zobrist::KEYS.castle[sq.index()];
             }
@@ -173,7 +173,7 @@ impl Position {
             let lost = self.board.castling
                 ^ self
                     .board
-                    .rights_after(us, from, to, piece.kind == PieceKind::King);
+                    .rights_after(from, to, piece.kind == PieceKind::King);
             if lost.any() {
                 self.board.castling ^= lost;
                 for sq in lost {
@@ -407,10 +407,9 @@ fn finish(
     king_moves: bool,
     ep: Option<Square>,
 ) {
-    let us = before.side;
     b.ep = ep;
-    b.castling = before.rights_after(us, from, to, king_moves);
-    b.side = !us;
+    b.castling = before.rights_after(from, to, king_moves);
+    b.side = !before.side;
 }
 
 #[cfg(test)]
