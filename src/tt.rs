@@ -234,6 +234,10 @@ pub fn available_memory() -> Option<u64> {
     Some(kb.saturating_mul(1024))
 }
 
+/// Entries [`auto_mb`] gives each estimated distinct position while the table stays within
+/// [`SMALL_TABLE`].
+const ENTRIES_EACH: f64 = 4.0;
+
 /// The largest table [`auto_mb`] gives more than one entry per estimated distinct position:
 /// 4 GiB, about 3.5 s of mapping on this project's VM.
 const SMALL_TABLE: f64 = (4u64 << 30) as f64;
@@ -263,7 +267,9 @@ pub fn auto_mb(leaves: f64, depth: u32, available: Option<u64>) -> usize {
     let b = leaves.powf(1.0 / depth as f64).max(1.0);
     let distinct = leaves / (b * b) / 2.5f64.powi(depth.saturating_sub(5) as i32);
     let one_each = distinct * std::mem::size_of::<Entry>() as f64;
-    let bytes = (4.0 * one_each).min(one_each.max(SMALL_TABLE)).min(budget);
+    let bytes = (ENTRIES_EACH * one_each)
+        .min(one_each.max(SMALL_TABLE))
+        .min(budget);
     ((bytes / (1u64 << 20) as f64) as usize).max(1)
 }
 
