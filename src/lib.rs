@@ -4,7 +4,8 @@
 //! - [`attacks`]: leaper tables and the slider implementations behind the [`Sliders`] trait.
 //! - [`position`]: the board state, FEN, make/unmake, attack queries.
 //! - [`movegen`]: pseudo-legal generation and the legality filter.
-//! - [`perft`]: node counting, bulk and not, divide, threads; [`tt`]: the hash table.
+//! - [`perft`]: node counting, bulk and not, divide, threads; [`tt`]: the hash table;
+//!   [`setwise`]: the last ply's replies counted for eight boards at once (AVX-512).
 //! - [`shards`]: deep counts split into jobs over many processes and machines, merged exactly.
 //! - [`stats`]: leaf statistics (captures, castles, checks by kind, mates...).
 //! - [`epd`]: reading perft suites; [`suite`]: running them.
@@ -21,6 +22,7 @@ pub mod epd;
 pub mod movegen;
 pub mod perft;
 pub mod position;
+pub mod setwise;
 pub mod shards;
 pub mod stats;
 pub mod suite;

@@ -7,7 +7,7 @@ use crate::position::{Board, CastlePaths, Position};
 use crate::tt::Table;
 use crate::types::{Move, MoveKind, PieceKind, Square};
 use std::marker::PhantomData;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// How the last ply is counted.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -37,6 +37,10 @@ pub fn perft_bulk<S: Sliders>(pos: &mut Position, depth: u32) -> u64 {
         _ => {
             #[cfg(target_arch = "x86_64")]
             if v3::available() {
+                if v3::lanes() {
+                    // SAFETY: the CPU has every feature `bulk_v4` is compiled for.
+                    return unsafe { v3::bulk_v4::<S>(pos, depth) };
+                }
                 // SAFETY: the CPU has every feature `bulk_v3` is compiled for.
                 return unsafe { v3::bulk_v3::<S>(pos, depth) };
             }
@@ -46,13 +50,27 @@ pub fn perft_bulk<S: Sliders>(pos: &mut Position, depth: u32) -> u64 {
 }
 
 /// Which copy of the bulk count's code [`perft_bulk`] and [`perft_hashed`] run on this CPU:
-/// `"x86-64-v3"` or `"baseline"`.
+/// `"x86-64-v3 + AVX-512 lanes"`, `"x86-64-v3"` or `"baseline"`.
 pub fn bulk_code() -> &'static str {
     #[cfg(target_arch = "x86_64")]
     if v3::available() {
-        return "x86-64-v3";
+        return if v3::lanes() {
+            "x86-64-v3 + AVX-512 lanes"
+        } else {
+            "x86-64-v3"
+        };
     }
     "baseline"
+}
+
+/// Whether bulk counts may count the last ply eight boards at a time with AVX-512 (see
+/// [`crate::setwise`]) where the CPU has it; on by default. Read once at the top of each count.
+static LANES_ALLOWED: AtomicBool = AtomicBool::new(true);
+
+/// Allows or forbids the AVX-512 lanes (`perft --no-lanes` forbids them, to time or check
+/// the one-board reply counter alone).
+pub fn allow_lanes(allowed: bool) {
+    LANES_ALLOWED.store(allowed, Ordering::Relaxed);
 }
 
 /// [`perft_bulk`] always in the baseline copy (the one for every CPU the binary targets), for
@@ -73,6 +91,8 @@ pub fn perft_bulk_baseline<S: Sliders>(pos: &mut Position, depth: u32) -> u64 {
 /// the magic index. Each copy calls only itself, so the choice made at the top holds all the
 /// way down.
 trait Build {
+    /// Whether this copy counts the last ply of crowded boards in AVX-512 lanes.
+    const LANES: bool = false;
     /// [`bulk_inner`] of this copy, `depth >= 2`.
     fn bulk<S: Sliders>(pos: &mut Position, depth: u32) -> u64;
     /// The legal moves on `board`, counted by this copy.
@@ -130,7 +150,57 @@ mod v3 {
             && std::is_x86_feature_detected!("movbe")
     }
 
+    /// Whether the lanes are allowed and this CPU has AVX-512 for them.
+    #[inline]
+    pub(super) fn lanes() -> bool {
+        super::LANES_ALLOWED.load(super::Ordering::Relaxed) && crate::setwise::available()
+    }
+
     pub(super) struct V3;
+
+    /// The x86-64-v3 copy with the AVX-512 lanes for the last ply (the lanes' own code is
+    /// compiled for AVX-512; this copy's, like V3's, for x86-64-v3).
+    pub(super) struct V4;
+
+    impl Build for V4 {
+        const LANES: bool = true;
+        #[inline(always)]
+        fn bulk<S: Sliders>(pos: &mut Position, depth: u32) -> u64 {
+            // SAFETY: only called from code of this copy, which runs only where `available`
+            // and `lanes`.
+            unsafe { bulk_v4::<S>(pos, depth) }
+        }
+        #[inline(always)]
+        fn count<S: Sliders>(board: &Board, paths: &CastlePaths) -> u64 {
+            // SAFETY: as above.
+            unsafe { count_replies_v3::<S>(board, paths) }
+        }
+        #[inline(always)]
+        fn hashed<S: Sliders>(
+            pos: &mut Position,
+            depth: u32,
+            counting: Counting,
+            tt: &Table,
+        ) -> u64 {
+            // SAFETY: as above.
+            unsafe { hashed_v4::<S>(pos, depth, counting, tt) }
+        }
+    }
+
+    #[target_feature(enable = "avx,avx2,bmi1,bmi2,lzcnt,fma,movbe")]
+    pub(super) fn bulk_v4<S: Sliders>(pos: &mut Position, depth: u32) -> u64 {
+        bulk_inner::<S, V4>(pos, depth)
+    }
+
+    #[target_feature(enable = "avx,avx2,bmi1,bmi2,lzcnt,fma,movbe")]
+    pub(super) fn hashed_v4<S: Sliders>(
+        pos: &mut Position,
+        depth: u32,
+        counting: Counting,
+        tt: &Table,
+    ) -> u64 {
+        hashed_inner::<S, V4>(pos, depth, counting, tt)
+    }
 
     impl Build for V3 {
         #[inline(always)]
@@ -183,14 +253,45 @@ mod v3 {
 /// kind of move, with the moving piece as the generator gives it, so no move kind is decoded
 /// and no moving piece looked up (531.9M -> 518.9M instructions on the six positions one ply
 /// shallower, a fifth fewer simulated mispredictions on position 3; the same time here).
-struct ReplyCounter<'a, S, B> {
+struct ReplyCounter<'a, S, B, L> {
     pos: &'a Position,
     child: Board,
-    nodes: u64,
+    leaves: L,
     build: PhantomData<(S, B)>,
 }
 
-impl<S: Sliders, B: Build> ReplyCounter<'_, S, B> {
+/// Where the depth-2 pass hands each child board to be counted.
+trait Leaves {
+    fn push<S: Sliders, B: Build>(&mut self, board: &Board, paths: &CastlePaths);
+    fn finish(&mut self, paths: &CastlePaths) -> u64;
+}
+
+/// One board at a time, by the build's reply counter.
+struct OneByOne(u64);
+
+impl Leaves for OneByOne {
+    #[inline(always)]
+    fn push<S: Sliders, B: Build>(&mut self, board: &Board, paths: &CastlePaths) {
+        self.0 += B::count::<S>(board, paths);
+    }
+    #[inline(always)]
+    fn finish(&mut self, _: &CastlePaths) -> u64 {
+        self.0
+    }
+}
+
+impl Leaves for crate::setwise::Lanes {
+    #[inline(always)]
+    fn push<S: Sliders, B: Build>(&mut self, board: &Board, paths: &CastlePaths) {
+        crate::setwise::Lanes::push::<S>(self, board, paths);
+    }
+    #[inline(always)]
+    fn finish(&mut self, paths: &CastlePaths) -> u64 {
+        crate::setwise::Lanes::finish(self, paths)
+    }
+}
+
+impl<S: Sliders, B: Build, L: Leaves> ReplyCounter<'_, S, B, L> {
     /// Counts the replies to the move `play` plays on a copy of the board.
     #[inline(always)]
     fn count_after(&mut self, play: impl FnOnce(&Position, &mut Board)) {
@@ -203,11 +304,12 @@ impl<S: Sliders, B: Build> ReplyCounter<'_, S, B> {
     #[inline(always)]
     fn count_fresh(&mut self, play: impl FnOnce(&Position, &mut Board)) {
         play(self.pos, &mut self.child);
-        self.nodes += B::count::<S>(&self.child, self.pos.castle_path_table());
+        self.leaves
+            .push::<S, B>(&self.child, self.pos.castle_path_table());
     }
 }
 
-impl<S: Sliders, B: Build> Sink for ReplyCounter<'_, S, B> {
+impl<S: Sliders, B: Build, L: Leaves> Sink for ReplyCounter<'_, S, B, L> {
     #[inline(always)]
     fn piece_moves(&mut self, kind: PieceKind, from: Square, targets: Bitboard, enemies: Bitboard) {
         for to in targets & enemies {
@@ -247,16 +349,32 @@ impl<S: Sliders, B: Build> Sink for ReplyCounter<'_, S, B> {
 /// Perft of `pos` to depth 2.
 #[inline(always)]
 fn perft_2<S: Sliders, B: Build>(pos: &Position) -> u64 {
-    let mut counter = ReplyCounter::<S, B> {
+    if B::LANES && pos.occupied().count() >= CROWDED {
+        // SAFETY: a copy with `LANES` runs only where the CPU has the lanes' AVX-512.
+        let lanes = unsafe { crate::setwise::Lanes::new(!pos.side_to_move()) };
+        perft_2_as::<S, B, _>(pos, lanes)
+    } else {
+        perft_2_as::<S, B, _>(pos, OneByOne(0))
+    }
+}
+
+/// From this many pieces on (at the depth-2 node) the lanes count the replies: the set-wise
+/// counter's cost does not depend on the pieces, the one-board counter's grows with them, and
+/// on position 3's boards of ten pieces or fewer the one-board counter is faster.
+const CROWDED: u32 = 14;
+
+#[inline(always)]
+fn perft_2_as<S: Sliders, B: Build, L: Leaves>(pos: &Position, leaves: L) -> u64 {
+    let mut counter = ReplyCounter::<S, B, L> {
         pos,
         // Not a copy of the board: each move writes the child whole, or copies the board
         // first (`count_after`), before it is read.
         child: Board::BLANK,
-        nodes: 0,
+        leaves,
         build: PhantomData,
     };
     movegen::generate::<S, _, true>(pos, &mut counter);
-    counter.nodes
+    counter.leaves.finish(pos.castle_path_table())
 }
 
 /// `depth >= 2`.
@@ -304,6 +422,10 @@ pub fn perft_hashed<S: Sliders>(
 ) -> u64 {
     #[cfg(target_arch = "x86_64")]
     if v3::available() {
+        if v3::lanes() {
+            // SAFETY: the CPU has every feature `hashed_v4` is compiled for.
+            return unsafe { v3::hashed_v4::<S>(pos, depth, counting, tt) };
+        }
         // SAFETY: the CPU has every feature `hashed_v3` is compiled for.
         return unsafe { v3::hashed_v3::<S>(pos, depth, counting, tt) };
     }

@@ -38,6 +38,12 @@ pub struct Common {
     #[arg(long, conflicts_with = "sliders")]
     pub classical: bool,
 
+    /// Count every reply one board at a time with the sliders chosen, never eight boards at
+    /// once in AVX-512 lanes (which bulk counts otherwise do where the CPU has AVX-512, on
+    /// boards of 14 pieces or more). The speed line says which code ran.
+    #[arg(long)]
+    pub no_lanes: bool,
+
     /// Worker threads [default: every available core]. The tree is split at the root moves, and
     /// deeper when there are few or each would take long, so that all threads stay busy to the end.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]

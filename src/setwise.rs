@@ -1,0 +1,576 @@
+//! The legal moves of eight boards at once, counted set-wise: every piece set of the eight
+//! boards side by side in one vector of eight 64-bit lanes, every attack computed for whole
+//! sets of pieces by shifts (occluded fills for the sliders), so that the same instructions
+//! count the replies to eight moves. No table is read and no square looped over; the compiler
+//! turns each eight-lane operation into one AVX-512 instruction where the CPU has them.
+//!
+//! A move is counted in the direction it goes: a shift by one direction is one-to-one, so the
+//! number of pieces of a set that can move one way is the population count of the shifted set,
+//! and the sum over directions is the number of moves. En passant is left to the one-board
+//! counter (a lane with an en-passant square is counted again by it), castling is added from
+//! the enemy attacks the lanes computed.
+
+use crate::attacks::Sliders;
+use crate::movegen;
+use crate::position::{Board, CastlePaths};
+use crate::types::{Color, PieceKind};
+use std::arch::x86_64::*;
+use std::ops::{BitAnd, BitOr, BitXor, Not};
+
+/// Boards per batch.
+pub const LANES: usize = 8;
+
+/// One 64-bit word of each of the eight boards, in one AVX-512 register. The operations are
+/// written as traits and methods for reading's sake; each is one instruction once inlined into
+/// the counter, which is compiled for AVX-512 and run only where the CPU has it.
+#[derive(Clone, Copy)]
+struct V(__m512i);
+
+/// Whether this CPU runs the counter (std caches the answer).
+pub fn available() -> bool {
+    std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512vpopcntdq")
+}
+
+// SAFETY (every `unsafe` block of `V`'s operations): the intrinsics need AVX-512F (and
+// VPOPCNTDQ for the population count); `V` values exist only inside the counter, which runs
+// only where `available` said yes.
+impl V {
+    #[inline(always)]
+    fn splat(x: u64) -> V {
+        V(unsafe { _mm512_set1_epi64(x as i64) })
+    }
+    #[inline(always)]
+    fn load(words: &[u64; LANES]) -> V {
+        V(unsafe { _mm512_loadu_si512(words.as_ptr().cast()) })
+    }
+    #[inline(always)]
+    fn to_array(self) -> [u64; LANES] {
+        let mut a = [0; LANES];
+        unsafe { _mm512_storeu_si512(a.as_mut_ptr().cast(), self.0) };
+        a
+    }
+    /// Shift every lane by `s` squares, up (towards h8) if positive (a constant once inlined,
+    /// which the compiler turns into the immediate form).
+    #[inline(always)]
+    fn sh(self, s: i32) -> V {
+        unsafe {
+            if s >= 0 {
+                V(_mm512_sllv_epi64(self.0, _mm512_set1_epi64(i64::from(s))))
+            } else {
+                V(_mm512_srlv_epi64(self.0, _mm512_set1_epi64(i64::from(-s))))
+            }
+        }
+    }
+    #[inline(always)]
+    fn popcnt(self) -> V {
+        V(unsafe { _mm512_popcnt_epi64(self.0) })
+    }
+    #[inline(always)]
+    fn add(self, o: V) -> V {
+        V(unsafe { _mm512_add_epi64(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn sub(self, o: V) -> V {
+        V(unsafe { _mm512_sub_epi64(self.0, o.0) })
+    }
+    /// All ones in the lanes that are not zero.
+    #[inline(always)]
+    fn nonzero(self) -> V {
+        unsafe {
+            let m = _mm512_test_epi64_mask(self.0, self.0);
+            V(_mm512_maskz_mov_epi64(m, _mm512_set1_epi64(-1)))
+        }
+    }
+    /// `self` less `o`.
+    #[inline(always)]
+    fn less(self, o: V) -> V {
+        V(unsafe { _mm512_andnot_si512(o.0, self.0) })
+    }
+}
+
+impl BitAnd for V {
+    type Output = V;
+    #[inline(always)]
+    fn bitand(self, o: V) -> V {
+        V(unsafe { _mm512_and_si512(self.0, o.0) })
+    }
+}
+impl BitOr for V {
+    type Output = V;
+    #[inline(always)]
+    fn bitor(self, o: V) -> V {
+        V(unsafe { _mm512_or_si512(self.0, o.0) })
+    }
+}
+impl BitXor for V {
+    type Output = V;
+    #[inline(always)]
+    fn bitxor(self, o: V) -> V {
+        V(unsafe { _mm512_xor_si512(self.0, o.0) })
+    }
+}
+impl Not for V {
+    type Output = V;
+    #[inline(always)]
+    fn not(self) -> V {
+        self ^ V::splat(!0)
+    }
+}
+
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+const FILE_B: u64 = FILE_A << 1;
+const FILE_G: u64 = FILE_A << 6;
+const FILE_H: u64 = FILE_A << 7;
+
+/// A direction: the shift of a square index and the squares a shift may land on without
+/// wrapping round the board.
+#[derive(Clone, Copy)]
+struct Dir {
+    shift: i32,
+    land: u64,
+}
+
+const N: Dir = Dir { shift: 8, land: !0 };
+const S: Dir = Dir {
+    shift: -8,
+    land: !0,
+};
+const E: Dir = Dir {
+    shift: 1,
+    land: !FILE_A,
+};
+const W: Dir = Dir {
+    shift: -1,
+    land: !FILE_H,
+};
+const NE: Dir = Dir {
+    shift: 9,
+    land: !FILE_A,
+};
+const NW: Dir = Dir {
+    shift: 7,
+    land: !FILE_H,
+};
+const SE: Dir = Dir {
+    shift: -7,
+    land: !FILE_A,
+};
+const SW: Dir = Dir {
+    shift: -9,
+    land: !FILE_H,
+};
+
+/// The eight slider directions: the four straight ones, then the four diagonal ones; each
+/// direction's opposite four places on (mod 8) in its half.
+const DIRS: [Dir; 8] = [N, E, S, W, NE, SE, SW, NW];
+
+#[inline(always)]
+fn step(x: V, d: Dir) -> V {
+    x.sh(d.shift) & V::splat(d.land)
+}
+
+/// The empty squares a fill in one direction may pass, and their two- and four-step versions
+/// (Kogge-Stone), shared by every fill in that direction.
+#[derive(Clone, Copy)]
+struct Open {
+    p1: V,
+    p2: V,
+    p4: V,
+}
+
+#[inline(always)]
+fn open(empty: V, d: Dir) -> Open {
+    let p1 = empty & V::splat(d.land);
+    let p2 = p1 & p1.sh(d.shift);
+    let p4 = p2 & p2.sh(2 * d.shift);
+    Open { p1, p2, p4 }
+}
+
+/// Every square the pieces of `from` attack in direction `d`: the empty squares up to the first
+/// piece, and that piece.
+#[inline(always)]
+fn ray(from: V, o: &Open, d: Dir) -> V {
+    let g = from | (o.p1 & from.sh(d.shift));
+    let g = g | (o.p2 & g.sh(2 * d.shift));
+    let g = g | (o.p4 & g.sh(4 * d.shift));
+    step(g, d)
+}
+
+/// `$body` eight times, with `$i` a constant 0 to 7 in each: the direction loops unrolled in the
+/// source, so that every shift is by a constant (the compiler left them as loops over variable
+/// shifts and gathers).
+macro_rules! unroll8 {
+    ($i:ident => $body:block) => {{
+        {
+            const $i: usize = 0;
+            $body
+        }
+        {
+            const $i: usize = 1;
+            $body
+        }
+        {
+            const $i: usize = 2;
+            $body
+        }
+        {
+            const $i: usize = 3;
+            $body
+        }
+        {
+            const $i: usize = 4;
+            $body
+        }
+        {
+            const $i: usize = 5;
+            $body
+        }
+        {
+            const $i: usize = 6;
+            $body
+        }
+        {
+            const $i: usize = 7;
+            $body
+        }
+    }};
+}
+
+/// The eight boards of a batch, piece sets side by side.
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(64))]
+pub struct Batch {
+    kinds: [[u64; LANES]; 6],
+    colors: [[u64; LANES]; 2],
+}
+
+impl Batch {
+    /// Puts `board`'s pieces in lane `lane`.
+    #[inline(always)]
+    pub fn set(&mut self, lane: usize, board: &Board) {
+        for k in PieceKind::ALL {
+            self.kinds[k.index()][lane] = board.kind(k).0;
+        }
+        self.colors[0][lane] = board.color(Color::White).0;
+        self.colors[1][lane] = board.color(Color::Black).0;
+    }
+}
+
+/// The legal moves of each lane's board, castling and en passant left out, with `us` to move in
+/// every lane; and the squares the enemy attacks (with our king on the board), for castling.
+#[target_feature(enable = "avx512f,avx512vpopcntdq")]
+#[inline]
+fn count_lanes<const WHITE: bool>(b: &Batch) -> (V, V) {
+    let (us, them) = if WHITE { (0, 1) } else { (1, 0) };
+    let own = V::load(&b.colors[us]);
+    let enemy = V::load(&b.colors[them]);
+    let occ = own | enemy;
+    let empty = !occ;
+    let [pawns, knights, bishops, rooks, queens, kings] = b.kinds.each_ref().map(V::load);
+    let king = kings & own;
+    let straight = (rooks | queens) & own;
+    let diagonal = (bishops | queens) & own;
+    let e_straight = (rooks | queens) & enemy;
+    let e_diagonal = (bishops | queens) & enemy;
+
+    // Per direction: the enemy sliders' attacks, the king's rays (to the first piece), our
+    // sliders' sources kept for after the pins are known.
+    let mut e_att = [V::splat(0); 8];
+    let mut k_ray = [V::splat(0); 8];
+    let mut opens = [Open {
+        p1: V::splat(0),
+        p2: V::splat(0),
+        p4: V::splat(0),
+    }; 8];
+    let mut attacked = V::splat(0);
+    unroll8!(I => {
+        let d = DIRS[I];
+        let o = open(empty, d);
+        opens[I] = o;
+        let e = if I < 4 { e_straight } else { e_diagonal };
+        e_att[I] = ray(e, &o, d);
+        attacked = attacked | e_att[I];
+        k_ray[I] = ray(king, &o, d);
+    });
+
+    // Checkers, pins (per line), the squares behind the king on a checking line, and the
+    // blocking squares of a checking line.
+    let mut checkers = V::splat(0);
+    let mut pin_lines = [V::splat(0); 4];
+    let mut behind = V::splat(0);
+    let mut block = V::splat(0);
+    unroll8!(I => {
+        let e = if I < 4 { e_straight } else { e_diagonal };
+        let opposite = (I & 4) | ((I + 2) & 3);
+        let hit = k_ray[I] & e;
+        let checking = hit.nonzero();
+        checkers = checkers | hit;
+        block = block | (k_ray[I] & checking);
+        behind = behind | (step(king, DIRS[opposite]) & checking);
+        // Our piece first on the king's ray, and first on an enemy slider's ray towards it.
+        let l = line_of(I);
+        pin_lines[l] = pin_lines[l] | (k_ray[I] & e_att[opposite] & own);
+    });
+    let pinned = pin_lines[0] | pin_lines[1] | pin_lines[2] | pin_lines[3];
+
+    // Enemy leapers.
+    let e_pawns = pawns & enemy;
+    let e_knights = knights & enemy;
+    let (e_pawn_l, e_pawn_r) = if WHITE { (SW, SE) } else { (NW, NE) };
+    attacked = attacked | step(e_pawns, e_pawn_l) | step(e_pawns, e_pawn_r);
+    attacked = attacked | knight_attacks(e_knights) | king_attacks(kings & enemy);
+    let (up_l, up_r) = if WHITE { (NW, NE) } else { (SW, SE) };
+    checkers = checkers
+        | ((step(king, up_l) | step(king, up_r)) & e_pawns)
+        | (knight_attacks(king) & e_knights);
+
+    // Evasions: none in double check, the checking line in single check.
+    let none = !checkers.nonzero();
+    let single = !(checkers & checkers.sub(V::splat(1))).nonzero();
+    let mask = none | (single & (checkers | block));
+    let targets = mask.less(own);
+
+    // King steps.
+    let mut count = (king_attacks(king).less(own | attacked | behind)).popcnt();
+
+    // Knights: one count per direction.
+    let free = !pinned;
+    let n = knights & own & free;
+    unroll8!(I => {
+        let (shift, land) = KNIGHT_STEPS[I];
+        count = count.add((n.sh(shift) & V::splat(land) & targets).popcnt());
+    });
+
+    // Sliders: in each direction those not pinned or pinned along that direction's line.
+    unroll8!(I => {
+        let d = DIRS[I];
+        let src = if I < 4 { straight } else { diagonal };
+        let src = src & (free | pin_lines[line_of(I)]);
+        count = count.add((ray(src, &opens[I], d) & targets).popcnt());
+    });
+
+    // Pawns: pushes by those free or pinned along the file, captures by those free or pinned
+    // along that capture's diagonal; a move onto the last rank counts four.
+    let p = pawns & own;
+    let (up, last, third) = if WHITE {
+        (N, 0xff00_0000_0000_0000u64, 0x0000_0000_00ff_0000u64)
+    } else {
+        (S, 0xffu64, 0x0000_ff00_0000_0000u64)
+    };
+    let pushers = p & (free | pin_lines[0]);
+    let one = step(pushers, up) & empty;
+    let two = step(one & V::splat(third), up) & empty;
+    let one = one & mask;
+    let two = two & mask;
+    let last = V::splat(last);
+    let promo_count = |x: V| {
+        let promotions = (x & last).popcnt();
+        x.popcnt().add(promotions).add(promotions).add(promotions)
+    };
+    count = count.add(promo_count(one)).add(two.popcnt());
+    // NE and SW lie on line 2, NW and SE on line 3.
+    let (line_l, line_r) = if WHITE { (3, 2) } else { (2, 3) };
+    for (d, line) in [(up_l, line_l), (up_r, line_r)] {
+        let takers = p & (free | pin_lines[line]);
+        count = count.add(promo_count(step(takers, d) & enemy & mask));
+    }
+    (count, attacked)
+}
+
+/// The line (0 file, 1 rank, 2 one diagonal, 3 the other) of direction `i` of [`DIRS`].
+#[inline(always)]
+const fn line_of(i: usize) -> usize {
+    // N E S W NE SE SW NW -> 0 1 0 1 2 3 2 3
+    (i & 1) | ((i & 4) >> 1)
+}
+
+/// The eight knight moves as (shift, squares it may land on).
+const KNIGHT_STEPS: [(i32, u64); 8] = [
+    (17, !FILE_A),
+    (15, !FILE_H),
+    (10, !(FILE_A | FILE_B)),
+    (6, !(FILE_G | FILE_H)),
+    (-17, !FILE_H),
+    (-15, !FILE_A),
+    (-10, !(FILE_G | FILE_H)),
+    (-6, !(FILE_A | FILE_B)),
+];
+
+#[inline(always)]
+fn knight_attacks(n: V) -> V {
+    let mut a = V::splat(0);
+    unroll8!(I => {
+        let (shift, land) = KNIGHT_STEPS[I];
+        a = a | (n.sh(shift) & V::splat(land));
+    });
+    a
+}
+
+/// The squares next to the pieces of `k`: a row of three, then the rows above and below.
+#[inline(always)]
+fn king_attacks(k: V) -> V {
+    let mut a = V::splat(0);
+    unroll8!(I => {
+        a = a | step(k, DIRS[I]);
+    });
+    a
+}
+
+/// The legal moves of `boards[i]` for `i < n` in `counts[i]` (all with the same side to move);
+/// lanes at `n` and beyond are computed but left out.
+/// Returns false, counting nothing, where the CPU has not the AVX-512 the counter needs.
+pub fn count_each<S: Sliders>(
+    batch: &Batch,
+    boards: &[Board],
+    paths: &CastlePaths,
+    counts: &mut [u64; LANES],
+) -> bool {
+    if !available() {
+        return false;
+    }
+    let Some(first) = boards.first() else {
+        return true;
+    };
+    let white = first.side_to_move() == Color::White;
+    // SAFETY: the CPU has the features `count_lanes` is compiled for.
+    let (c, attacked) = unsafe {
+        let (c, a) = if white {
+            count_lanes::<true>(batch)
+        } else {
+            count_lanes::<false>(batch)
+        };
+        (c.to_array(), a.to_array())
+    };
+    for (i, board) in boards.iter().enumerate() {
+        counts[i] = c[i].wrapping_add(extras::<S>(board, paths, attacked[i], c[i]));
+    }
+    true
+}
+
+/// What a lane's count leaves out: its castling moves; a board with an en-passant square is
+/// counted whole by the one-board counter instead (returned less the lane's count).
+#[inline(always)]
+fn extras<S: Sliders>(board: &Board, paths: &CastlePaths, attacked: u64, lane: u64) -> u64 {
+    let us = board.side_to_move();
+    let own = board.color(us);
+    if board.ep_square().is_some() {
+        return movegen::count_legal_on::<S>(board, paths).wrapping_sub(lane);
+    }
+    let rooks = board.castling_rooks() & own;
+    if rooks.is_empty() {
+        return 0;
+    }
+    let occ = board.occupied();
+    let mut n = 0;
+    for path in paths.of(us) {
+        if (rooks & path.rook).any() {
+            if path.rook_screens {
+                return movegen::count_legal_on::<S>(board, paths).wrapping_sub(lane);
+            }
+            if (occ & path.empty).is_empty() && (path.king_path.0 & attacked) == 0 {
+                n += 1;
+            }
+        }
+    }
+    n
+}
+
+/// Boards gathered into batches as they come, counted eight at a time: the replies of one node
+/// (every board with the same side to move).
+pub(crate) struct Lanes {
+    batch: Batch,
+    /// Each lane's castling rooks of the side to move.
+    castling: [u64; LANES],
+    n: usize,
+    white: bool,
+    /// The counts of the batches flushed so far and of the boards counted one by one.
+    total: u64,
+}
+
+impl Lanes {
+    /// Lanes for boards with `side` to move.
+    ///
+    /// # Safety
+    /// The CPU must have the AVX-512 the counter is compiled for ([`available`]): pushing
+    /// boards runs it.
+    #[inline(always)]
+    pub(crate) unsafe fn new(side: Color) -> Lanes {
+        Lanes {
+            batch: Batch::default(),
+            castling: [0; LANES],
+            n: 0,
+            white: side == Color::White,
+            total: 0,
+        }
+    }
+
+    /// Adds `board`'s legal moves: now if it has an en-passant square or a castling path its
+    /// rook screens (the one-board counter), else when its batch is full or [`Lanes::finish`].
+    #[inline(always)]
+    pub(crate) fn push<S: Sliders>(&mut self, board: &Board, paths: &CastlePaths) {
+        let us = board.side_to_move();
+        let rooks = board.castling_rooks() & board.color(us);
+        let screens = rooks.any() && {
+            let [a, b] = paths.of(us);
+            (a.rook_screens && (rooks & a.rook).any()) || (b.rook_screens && (rooks & b.rook).any())
+        };
+        if board.ep_square().is_some() || screens {
+            self.total += count_one::<S>(board, paths);
+            return;
+        }
+        self.batch.set(self.n, board);
+        self.castling[self.n] = rooks.0;
+        self.n += 1;
+        if self.n == LANES {
+            self.flush(paths);
+        }
+    }
+
+    /// Counts what is left in the batch; returns the total.
+    #[inline(always)]
+    pub(crate) fn finish(&mut self, paths: &CastlePaths) -> u64 {
+        if self.n > 0 {
+            self.flush(paths);
+        }
+        self.total
+    }
+
+    #[inline(always)]
+    fn flush(&mut self, paths: &CastlePaths) {
+        // SAFETY: `new`'s contract.
+        unsafe { self.flush_avx512(paths) }
+    }
+
+    #[target_feature(enable = "avx512f,avx512vpopcntdq")]
+    #[inline(never)]
+    fn flush_avx512(&mut self, paths: &CastlePaths) {
+        let (mut c, attacked) = if self.white {
+            count_lanes::<true>(&self.batch)
+        } else {
+            count_lanes::<false>(&self.batch)
+        };
+        // Castling: the paths are the same in every lane (one game, one side to move).
+        let color = if self.white {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let rooks = V::load(&self.castling);
+        let occ = V::load(&self.batch.colors[0]) | V::load(&self.batch.colors[1]);
+        for path in paths.of(color) {
+            let has = (rooks & V::splat(path.rook.0)).nonzero();
+            let shut = (occ & V::splat(path.empty.0)) | (attacked & V::splat(path.king_path.0));
+            c = c.add(has.less(shut.nonzero()) & V::splat(1));
+        }
+        let c = c.to_array();
+        self.total += c[..self.n].iter().sum::<u64>();
+        self.n = 0;
+    }
+}
+
+/// The one-board counter, out of line: the lanes' rare case.
+#[cold]
+#[inline(never)]
+fn count_one<S: Sliders>(board: &Board, paths: &CastlePaths) -> u64 {
+    movegen::count_legal_on::<S>(board, paths)
+}
