@@ -280,6 +280,7 @@ impl Leaves for OneByOne {
     }
 }
 
+#[cfg(target_arch = "x86_64")]
 impl Leaves for crate::setwise::Lanes {
     #[inline(always)]
     fn push<S: Sliders, B: Build>(&mut self, board: &Board, paths: &CastlePaths) {
@@ -349,13 +350,13 @@ impl<S: Sliders, B: Build, L: Leaves> Sink for ReplyCounter<'_, S, B, L> {
 /// Perft of `pos` to depth 2.
 #[inline(always)]
 fn perft_2<S: Sliders, B: Build>(pos: &Position) -> u64 {
+    #[cfg(target_arch = "x86_64")]
     if B::LANES && pos.occupied().count() >= CROWDED {
         // SAFETY: a copy with `LANES` runs only where the CPU has the lanes' AVX-512.
         let lanes = unsafe { crate::setwise::Lanes::new(!pos.side_to_move()) };
-        perft_2_as::<S, B, _>(pos, lanes)
-    } else {
-        perft_2_as::<S, B, _>(pos, OneByOne(0))
+        return perft_2_as::<S, B, _>(pos, lanes);
     }
+    perft_2_as::<S, B, _>(pos, OneByOne(0))
 }
 
 /// From this many pieces on (at the depth-2 node) the lanes count the replies: the set-wise

@@ -264,3 +264,31 @@ fn divide_at_depth_zero_is_the_position_itself() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(stdout(&o), "\nNodes searched: 1\n");
 }
+
+#[test]
+fn no_lanes_counts_the_same_one_board_at_a_time() {
+    // Kiwipete depth 4, published 4,085,603: with the lanes where the CPU has AVX-512, without
+    // them when told; the speed line says which code ran.
+    let with = perft(&["--fen", KIWIPETE, "--depth", "4", "--threads", "2"]);
+    let without = perft(&[
+        "--fen",
+        KIWIPETE,
+        "--depth",
+        "4",
+        "--threads",
+        "2",
+        "--no-lanes",
+    ]);
+    for o in [&with, &without] {
+        assert!(o.status.success());
+        assert_eq!(stdout(o).trim(), "4085603");
+    }
+    assert!(!stderr(&without).contains("lanes"), "{}", stderr(&without));
+    #[cfg(target_arch = "x86_64")]
+    assert_eq!(
+        stderr(&with).contains("AVX-512 lanes"),
+        perft::setwise::available() && is_x86_feature_detected!("avx2"),
+        "{}",
+        stderr(&with)
+    );
+}

@@ -1,5 +1,6 @@
 //! The set-wise counter of eight boards at once against the one-board counter, board by board,
 //! on every position within a few plies of each suite position (standard and Chess960).
+#![cfg(target_arch = "x86_64")]
 
 mod common;
 
