@@ -28,8 +28,10 @@ pub fn perft<S: Sliders>(pos: &mut Position, depth: u32, counting: Counting) -> 
 
 /// Perft with bulk counting at the last ply. On an x86-64 CPU with the instructions of
 /// x86-64-v3 (BMI1, BMI2, AVX2...: Haswell, Excavator and later) the count runs a copy of the
-/// code compiled for them (see [`bulk_code`]); elsewhere the baseline copy. The CPU is asked
-/// once per call (a cached flag), never inside the count.
+/// code compiled for them (see [`bulk_code`]), and where it also has AVX-512 (and
+/// [`allow_lanes`] has not forbidden them) the copy that counts the last ply in lanes;
+/// elsewhere the baseline copy. The CPU is asked once per call (a cached flag), never inside
+/// the count.
 pub fn perft_bulk<S: Sliders>(pos: &mut Position, depth: u32) -> u64 {
     match depth {
         0 => 1,
@@ -262,7 +264,9 @@ struct ReplyCounter<'a, S, B, L> {
 
 /// Where the depth-2 pass hands each child board to be counted.
 trait Leaves {
+    /// Counts (now or later) the legal moves on `board`.
     fn push<S: Sliders, B: Build>(&mut self, board: &Board, paths: &CastlePaths);
+    /// Counts what is left; the total of every board pushed.
     fn finish(&mut self, paths: &CastlePaths) -> u64;
 }
 

@@ -1,14 +1,16 @@
 //! The legal moves of eight boards at once, counted set-wise: every piece set of the eight
 //! boards side by side in one vector of eight 64-bit lanes, every attack computed for whole
 //! sets of pieces by shifts (occluded fills for the sliders), so that the same instructions
-//! count the replies to eight moves. No table is read and no square looped over; the compiler
-//! turns each eight-lane operation into one AVX-512 instruction where the CPU has them.
+//! count the replies to eight moves. No table is read and no square looped over; each
+//! eight-lane operation is one AVX-512 instruction (explicit intrinsics: left to the
+//! auto-vectoriser, the counter fell back to scalar code on small changes), and the counter runs
+//! only where the CPU has AVX-512 F and VPOPCNTDQ ([`available`]).
 //!
 //! A move is counted in the direction it goes: a shift by one direction is one-to-one, so the
 //! number of pieces of a set that can move one way is the population count of the shifted set,
 //! and the sum over directions is the number of moves. En passant is left to the one-board
-//! counter (a lane with an en-passant square is counted again by it), castling is added from
-//! the enemy attacks the lanes computed.
+//! counter (a board with an en-passant square never enters a lane of `Lanes`; [`count_each`]
+//! counts such a lane again), castling is added from the enemy attacks the lanes computed.
 
 use crate::attacks::Sliders;
 use crate::movegen;
@@ -214,8 +216,8 @@ fn ray(from: V, o: &Open, d: Dir) -> V {
 }
 
 /// `$body` eight times, with `$i` a constant 0 to 7 in each: the direction loops unrolled in the
-/// source, so that every shift is by a constant (the compiler left them as loops over variable
-/// shifts and gathers).
+/// source, so that every shift is by a constant (left as loops, they were compiled with
+/// variable shifts and gathers).
 macro_rules! unroll8 {
     ($i:ident => $body:block) => {{
         {
