@@ -39,12 +39,15 @@ pub fn perft_bulk<S: Sliders>(pos: &mut Position, depth: u32) -> u64 {
         _ => {
             #[cfg(target_arch = "x86_64")]
             if v3::available() {
-                if v3::lanes() {
-                    // SAFETY: the CPU has every feature `bulk_v4` is compiled for.
-                    return unsafe { v3::bulk_v4::<S>(pos, depth) };
-                }
-                // SAFETY: the CPU has every feature `bulk_v3` is compiled for.
-                return unsafe { v3::bulk_v3::<S>(pos, depth) };
+                // SAFETY: the CPU has every feature `bulk_v3` is compiled for, and with the
+                // lanes the AVX-512 they need.
+                return unsafe {
+                    if v3::lanes() {
+                        v3::bulk_v3::<S, true>(pos, depth)
+                    } else {
+                        v3::bulk_v3::<S, false>(pos, depth)
+                    }
+                };
             }
             bulk_baseline::<S>(pos, depth)
         }
@@ -89,7 +92,7 @@ pub fn perft_bulk_baseline<S: Sliders>(pos: &mut Position, depth: u32) -> u64 {
 /// One compiled copy of the bulk count's hot code: the recursion over the plies above the
 /// last two ([`bulk_inner`]) and the out-of-line reply count. The same generic code is
 /// compiled twice, once as the crate's target allows ([`Baseline`]) and once, on x86-64, with
-/// the x86-64-v3 instructions enabled (`v3::V3`): `blsr` and `andn` in the bit loops, `shrx` in
+/// the x86-64-v3 instructions enabled (`v3::V3`, with or without the AVX-512 lanes): `blsr` and `andn` in the bit loops, `shrx` in
 /// the magic index. Each copy calls only itself, so the choice made at the top holds all the
 /// way down.
 trait Build {
@@ -158,19 +161,18 @@ mod v3 {
         super::LANES_ALLOWED.load(super::Ordering::Relaxed) && crate::setwise::available()
     }
 
-    pub(super) struct V3;
+    /// The x86-64-v3 copy; with `LANES`, the one that also counts the last ply of crowded
+    /// boards in AVX-512 lanes (the lanes' own code is compiled for AVX-512, the rest of the
+    /// copy, as without them, for x86-64-v3).
+    pub(super) struct V3<const LANES: bool>;
 
-    /// The x86-64-v3 copy with the AVX-512 lanes for the last ply (the lanes' own code is
-    /// compiled for AVX-512; this copy's, like V3's, for x86-64-v3).
-    pub(super) struct V4;
-
-    impl Build for V4 {
-        const LANES: bool = true;
+    impl<const L: bool> Build for V3<L> {
+        const LANES: bool = L;
         #[inline(always)]
         fn bulk<S: Sliders>(pos: &mut Position, depth: u32) -> u64 {
             // SAFETY: only called from code of this copy, which runs only where `available`
-            // and `lanes`.
-            unsafe { bulk_v4::<S>(pos, depth) }
+            // (and, with the lanes, `lanes`).
+            unsafe { bulk_v3::<S, L>(pos, depth) }
         }
         #[inline(always)]
         fn count<S: Sliders>(board: &Board, paths: &CastlePaths) -> u64 {
@@ -185,61 +187,23 @@ mod v3 {
             tt: &Table,
         ) -> u64 {
             // SAFETY: as above.
-            unsafe { hashed_v4::<S>(pos, depth, counting, tt) }
+            unsafe { hashed_v3::<S, L>(pos, depth, counting, tt) }
         }
     }
 
     #[target_feature(enable = "avx,avx2,bmi1,bmi2,lzcnt,fma,movbe")]
-    pub(super) fn bulk_v4<S: Sliders>(pos: &mut Position, depth: u32) -> u64 {
-        bulk_inner::<S, V4>(pos, depth)
+    pub(super) fn bulk_v3<S: Sliders, const LANES: bool>(pos: &mut Position, depth: u32) -> u64 {
+        bulk_inner::<S, V3<LANES>>(pos, depth)
     }
 
     #[target_feature(enable = "avx,avx2,bmi1,bmi2,lzcnt,fma,movbe")]
-    pub(super) fn hashed_v4<S: Sliders>(
+    pub(super) fn hashed_v3<S: Sliders, const LANES: bool>(
         pos: &mut Position,
         depth: u32,
         counting: Counting,
         tt: &Table,
     ) -> u64 {
-        hashed_inner::<S, V4>(pos, depth, counting, tt)
-    }
-
-    impl Build for V3 {
-        #[inline(always)]
-        fn bulk<S: Sliders>(pos: &mut Position, depth: u32) -> u64 {
-            // SAFETY: only called from code of this copy, which runs only where `available`.
-            unsafe { bulk_v3::<S>(pos, depth) }
-        }
-        #[inline(always)]
-        fn count<S: Sliders>(board: &Board, paths: &CastlePaths) -> u64 {
-            // SAFETY: as above.
-            unsafe { count_replies_v3::<S>(board, paths) }
-        }
-        #[inline(always)]
-        fn hashed<S: Sliders>(
-            pos: &mut Position,
-            depth: u32,
-            counting: Counting,
-            tt: &Table,
-        ) -> u64 {
-            // SAFETY: as above.
-            unsafe { hashed_v3::<S>(pos, depth, counting, tt) }
-        }
-    }
-
-    #[target_feature(enable = "avx,avx2,bmi1,bmi2,lzcnt,fma,movbe")]
-    pub(super) fn bulk_v3<S: Sliders>(pos: &mut Position, depth: u32) -> u64 {
-        bulk_inner::<S, V3>(pos, depth)
-    }
-
-    #[target_feature(enable = "avx,avx2,bmi1,bmi2,lzcnt,fma,movbe")]
-    pub(super) fn hashed_v3<S: Sliders>(
-        pos: &mut Position,
-        depth: u32,
-        counting: Counting,
-        tt: &Table,
-    ) -> u64 {
-        hashed_inner::<S, V3>(pos, depth, counting, tt)
+        hashed_inner::<S, V3<LANES>>(pos, depth, counting, tt)
     }
 
     #[target_feature(enable = "avx,avx2,bmi1,bmi2,lzcnt,fma,movbe")]
@@ -427,12 +391,15 @@ pub fn perft_hashed<S: Sliders>(
 ) -> u64 {
     #[cfg(target_arch = "x86_64")]
     if v3::available() {
-        if v3::lanes() {
-            // SAFETY: the CPU has every feature `hashed_v4` is compiled for.
-            return unsafe { v3::hashed_v4::<S>(pos, depth, counting, tt) };
-        }
-        // SAFETY: the CPU has every feature `hashed_v3` is compiled for.
-        return unsafe { v3::hashed_v3::<S>(pos, depth, counting, tt) };
+        // SAFETY: the CPU has every feature `hashed_v3` is compiled for, and with the lanes the
+        // AVX-512 they need.
+        return unsafe {
+            if v3::lanes() {
+                v3::hashed_v3::<S, true>(pos, depth, counting, tt)
+            } else {
+                v3::hashed_v3::<S, false>(pos, depth, counting, tt)
+            }
+        };
     }
     hashed_baseline::<S>(pos, depth, counting, tt)
 }
