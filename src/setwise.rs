@@ -9,10 +9,11 @@
 //! A move is counted in the direction it goes: a shift by one direction is one-to-one, so the
 //! number of pieces of a set that can move one way is the population count of the shifted set,
 //! and the sum over directions is the number of moves. En passant is left to the one-board
-//! counter (a board with an en-passant square never enters a lane of `Lanes`; [`count_each`]
-//! counts such a lane again), castling is added from the enemy attacks the lanes computed.
+//! counter (a board with an en-passant square never enters a lane), castling is added from the
+//! enemy attacks the lanes computed.
 
 use crate::attacks::Sliders;
+use crate::bitboard::Bitboard;
 use crate::movegen;
 use crate::position::{Board, CastlePaths};
 use crate::types::{Color, PieceKind};
@@ -20,7 +21,7 @@ use std::arch::x86_64::*;
 use std::ops::{BitAnd, BitOr, BitXor, Not};
 
 /// Boards per batch.
-pub const LANES: usize = 8;
+const LANES: usize = 8;
 
 /// One 64-bit word of each of the eight boards, in one AVX-512 register. The operations are
 /// written as traits and methods for reading's sake; each is one instruction once inlined into
@@ -258,7 +259,7 @@ macro_rules! unroll8 {
 /// The eight boards of a batch, piece sets side by side.
 #[derive(Clone, Copy, Default)]
 #[repr(C, align(64))]
-pub struct Batch {
+struct Batch {
     kinds: [[u64; LANES]; 6],
     colors: [[u64; LANES]; 2],
 }
@@ -266,7 +267,7 @@ pub struct Batch {
 impl Batch {
     /// Puts `board`'s pieces in lane `lane`.
     #[inline(always)]
-    pub fn set(&mut self, lane: usize, board: &Board) {
+    fn set(&mut self, lane: usize, board: &Board) {
         for k in PieceKind::ALL {
             self.kinds[k.index()][lane] = board.kind(k).0;
         }
@@ -439,63 +440,68 @@ fn king_attacks(k: V) -> V {
     (row | row.sh(8) | row.sh(-8)).less(k)
 }
 
-/// The legal moves of `boards[i]` for `i < n` in `counts[i]` (all with the same side to move);
-/// lanes at `n` and beyond are computed but left out.
-/// Returns false, counting nothing, where the CPU has not the AVX-512 the counter needs.
-pub fn count_each<S: Sliders>(
-    batch: &Batch,
-    boards: &[Board],
-    paths: &CastlePaths,
-    counts: &mut [u64; LANES],
-) -> bool {
-    if !available() {
-        return false;
-    }
-    let Some(first) = boards.first() else {
-        return true;
-    };
-    let white = first.side_to_move() == Color::White;
-    // SAFETY: the CPU has the features `count_lanes` is compiled for.
-    let (c, attacked) = unsafe {
-        let (c, a) = if white {
-            count_lanes::<true>(batch)
-        } else {
-            count_lanes::<false>(batch)
-        };
-        (c.to_array(), a.to_array())
-    };
-    for (i, board) in boards.iter().enumerate() {
-        counts[i] = c[i].wrapping_add(extras::<S>(board, paths, attacked[i], c[i]));
-    }
-    true
+/// Whether `board` (whose side to move keeps the castling rooks `rooks`) is counted by the
+/// one-board counter instead of in a lane: it has an en-passant square, or castles along a path
+/// its rook screens (Chess960), which the lanes' castling test does not cover.
+#[inline(always)]
+fn one_board_only(board: &Board, rooks: Bitboard, paths: &CastlePaths) -> bool {
+    board.ep_square().is_some()
+        || (rooks.any() && {
+            let [a, b] = paths.of(board.side_to_move());
+            (a.rook_screens && (rooks & a.rook).any()) || (b.rook_screens && (rooks & b.rook).any())
+        })
 }
 
-/// What a lane's count leaves out: its castling moves; a board with an en-passant square is
-/// counted whole by the one-board counter instead (returned less the lane's count).
-#[inline(always)]
-fn extras<S: Sliders>(board: &Board, paths: &CastlePaths, attacked: u64, lane: u64) -> u64 {
-    let us = board.side_to_move();
-    let own = board.color(us);
-    if board.ep_square().is_some() {
-        return movegen::count_legal_on::<S>(board, paths).wrapping_sub(lane);
+/// The legal moves of each lane's board with the side to move White if `white`, castling
+/// included (`rooks`: each lane's castling rooks of the side to move); en passant left out.
+#[target_feature(enable = "avx512f,avx512vpopcntdq")]
+#[inline]
+fn count_batch(batch: &Batch, rooks: &[u64; LANES], white: bool, paths: &CastlePaths) -> V {
+    let (mut c, attacked) = if white {
+        count_lanes::<true>(batch)
+    } else {
+        count_lanes::<false>(batch)
+    };
+    // Castling: the paths are the same in every lane (one game, one side to move).
+    let color = if white { Color::White } else { Color::Black };
+    let rooks = V::load(rooks);
+    let occ = V::load(&batch.colors[0]) | V::load(&batch.colors[1]);
+    for path in paths.of(color) {
+        let has = (rooks & V::splat(path.rook.0)).nonzero();
+        let shut = (occ & V::splat(path.empty.0)) | (attacked & V::splat(path.king_path.0));
+        c = c.add(has.less(shut.nonzero()) & V::splat(1));
     }
-    let rooks = board.castling_rooks() & own;
-    if rooks.is_empty() {
-        return 0;
+    c
+}
+
+/// The legal moves of each of `boards` (all with the same side to move), counted as perft's
+/// lanes count them: eight at a time, the boards the lanes leave out by the one-board counter.
+/// `None` where the CPU has not the AVX-512 the lanes need. For testing the lanes board by
+/// board.
+pub fn count_each<S: Sliders>(boards: &[Board], paths: &CastlePaths) -> Option<Vec<u64>> {
+    if !available() {
+        return None;
     }
-    let occ = board.occupied();
-    let mut n = 0;
-    for path in paths.of(us) {
-        if (rooks & path.rook).any() {
-            if path.rook_screens {
-                return movegen::count_legal_on::<S>(board, paths).wrapping_sub(lane);
-            }
-            if (occ & path.empty).is_empty() && (path.king_path.0 & attacked) == 0 {
-                n += 1;
-            }
+    let mut counts = Vec::with_capacity(boards.len());
+    for chunk in boards.chunks(LANES) {
+        let mut batch = Batch::default();
+        let mut rooks = [0; LANES];
+        for (i, board) in chunk.iter().enumerate() {
+            batch.set(i, board);
+            rooks[i] = (board.castling_rooks() & board.color(board.side_to_move())).0;
+        }
+        let white = chunk[0].side_to_move() == Color::White;
+        // SAFETY: the CPU has the features `count_batch` is compiled for.
+        let c = unsafe { count_batch(&batch, &rooks, white, paths).to_array() };
+        for (i, board) in chunk.iter().enumerate() {
+            counts.push(if one_board_only(board, Bitboard(rooks[i]), paths) {
+                movegen::count_legal_on::<S>(board, paths)
+            } else {
+                c[i]
+            });
         }
     }
-    n
+    Some(counts)
 }
 
 /// Boards gathered into batches as they come, counted eight at a time: the replies of one node
@@ -531,13 +537,8 @@ impl Lanes {
     /// rook screens (the one-board counter), else when its batch is full or [`Lanes::finish`].
     #[inline(always)]
     pub(crate) fn push<S: Sliders>(&mut self, board: &Board, paths: &CastlePaths) {
-        let us = board.side_to_move();
-        let rooks = board.castling_rooks() & board.color(us);
-        let screens = rooks.any() && {
-            let [a, b] = paths.of(us);
-            (a.rook_screens && (rooks & a.rook).any()) || (b.rook_screens && (rooks & b.rook).any())
-        };
-        if board.ep_square().is_some() || screens {
+        let rooks = board.castling_rooks() & board.color(board.side_to_move());
+        if one_board_only(board, rooks, paths) {
             self.total += count_one::<S>(board, paths);
             return;
         }
@@ -567,24 +568,7 @@ impl Lanes {
     #[target_feature(enable = "avx512f,avx512vpopcntdq")]
     #[inline(never)]
     fn flush_avx512(&mut self, paths: &CastlePaths) {
-        let (mut c, attacked) = if self.white {
-            count_lanes::<true>(&self.batch)
-        } else {
-            count_lanes::<false>(&self.batch)
-        };
-        // Castling: the paths are the same in every lane (one game, one side to move).
-        let color = if self.white {
-            Color::White
-        } else {
-            Color::Black
-        };
-        let rooks = V::load(&self.castling);
-        let occ = V::load(&self.batch.colors[0]) | V::load(&self.batch.colors[1]);
-        for path in paths.of(color) {
-            let has = (rooks & V::splat(path.rook.0)).nonzero();
-            let shut = (occ & V::splat(path.empty.0)) | (attacked & V::splat(path.king_path.0));
-            c = c.add(has.less(shut.nonzero()) & V::splat(1));
-        }
+        let c = count_batch(&self.batch, &self.castling, self.white, paths);
         self.total += c.sum_first(self.n);
         self.n = 0;
     }

@@ -6,7 +6,7 @@ mod common;
 
 use perft::movegen::{count_legal_on, legal_moves};
 use perft::position::Board;
-use perft::setwise::{Batch, LANES, count_each};
+use perft::setwise::count_each;
 use perft::{Magic, Position};
 
 /// Compares the two counters on the children of every node of `pos` down to `depth`; returns
@@ -19,26 +19,16 @@ fn check_tree(pos: &mut Position, depth: u32, name: &str) -> u64 {
     }
     let paths = *pos.castle_path_table();
     let mut compared = 0;
-    for chunk in children.chunks(LANES) {
-        let mut batch = Batch::default();
-        for (i, b) in chunk.iter().enumerate() {
-            batch.set(i, b);
-        }
-        let mut counts = [0; LANES];
-        assert!(
-            count_each::<Magic>(&batch, chunk, &paths, &mut counts),
-            "no AVX-512 here"
+    let counts = count_each::<Magic>(&children, &paths).expect("no AVX-512 here");
+    for (i, b) in children.iter().enumerate() {
+        let want = count_legal_on::<Magic>(b, &paths);
+        assert_eq!(
+            counts[i],
+            want,
+            "{name}: board {i} of a batch under {}",
+            pos.to_fen()
         );
-        for (i, b) in chunk.iter().enumerate() {
-            let want = count_legal_on::<Magic>(b, &paths);
-            assert_eq!(
-                counts[i],
-                want,
-                "{name}: lane {i} of a batch under {}",
-                pos.to_fen()
-            );
-            compared += 1;
-        }
+        compared += 1;
     }
     if depth > 1 {
         for &mv in moves.iter() {
