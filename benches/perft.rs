@@ -1,5 +1,6 @@
 //! Speed of the slider implementations (raw lookups, and perft of two positions), of the two
-//! compiled copies of the bulk count, and of the leaf statistics against the plain count.
+//! compiled copies of the bulk count, of the last ply's two counters (one board at a time and
+//! eight in AVX-512 lanes), and of the leaf statistics against the plain count.
 //!
 //! Every perft bench asserts its node count, so a broken generator can never be timed as fast.
 //! Run with `cargo bench`; compare implementations as ratios within one run.
@@ -128,7 +129,62 @@ fn statistics(c: &mut Criterion) {
     }
 }
 
+/// The last ply's two counters on the same boards: the children of every node three plies into
+/// Kiwipete, one node's children at a time as perft hands them over; the one-board counter
+/// against the AVX-512 lanes (where the CPU has them). Each sums to Kiwipete's perft 5.
+fn reply_counters(c: &mut Criterion) {
+    use perft::movegen::{count_legal_on, legal_moves};
+    use perft::position::Board;
+    fn children(pos: &mut Position, depth: u32, out: &mut Vec<Vec<Board>>) {
+        let moves = legal_moves::<Magic>(pos);
+        if depth == 0 {
+            out.push(moves.iter().map(|&mv| pos.board_after(mv)).collect());
+            return;
+        }
+        for &mv in moves.iter() {
+            let undo = pos.make(mv);
+            children(pos, depth - 1, out);
+            pos.unmake(mv, &undo);
+        }
+    }
+    let mut pos = Position::from_fen(KIWIPETE).expect("bench FEN is valid");
+    let paths = *pos.castle_path_table();
+    let mut groups = Vec::new();
+    children(&mut pos, 3, &mut groups);
+    let boards: u64 = groups.iter().map(|g| g.len() as u64).sum();
+    let nodes = 193_690_690;
+    let mut g = c.benchmark_group("reply-counters/kiwipete-d5");
+    g.throughput(Throughput::Elements(boards));
+    g.sample_size(20);
+    g.bench_function("one-board", |b| {
+        b.iter(|| {
+            let n: u64 = groups
+                .iter()
+                .flatten()
+                .map(|b| count_legal_on::<Magic>(b, &paths))
+                .sum();
+            assert_eq!(n, nodes, "wrong count, the bench is void");
+            n
+        })
+    });
+    #[cfg(target_arch = "x86_64")]
+    if perft::setwise::available() {
+        g.bench_function("lanes", |b| {
+            b.iter(|| {
+                let n: u64 = groups
+                    .iter()
+                    .map(|g| perft::setwise::count_total::<Magic>(g, &paths).unwrap_or(0))
+                    .sum();
+                assert_eq!(n, nodes, "wrong count, the bench is void");
+                n
+            })
+        });
+    }
+    g.finish();
+}
+
 fn benches(c: &mut Criterion) {
+    reply_counters(c);
     statistics(c);
     copies(c);
     all::<Classical>(c);

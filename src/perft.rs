@@ -321,7 +321,8 @@ fn perft_2<S: Sliders, B: Build>(pos: &Position) -> u64 {
     #[cfg(target_arch = "x86_64")]
     if B::LANES && pos.occupied().count() >= CROWDED {
         // SAFETY: a copy with `LANES` runs only where the CPU has the lanes' AVX-512.
-        let lanes = unsafe { crate::setwise::Lanes::new(!pos.side_to_move()) };
+        let side = !pos.side_to_move();
+        let lanes = unsafe { crate::setwise::Lanes::new(side, pos.board().king(side)) };
         return perft_2_as::<S, B, _>(pos, lanes);
     }
     perft_2_as::<S, B, _>(pos, OneByOne(0))

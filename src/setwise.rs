@@ -16,7 +16,7 @@ use crate::attacks::Sliders;
 use crate::bitboard::Bitboard;
 use crate::movegen;
 use crate::position::{Board, CastlePaths};
-use crate::types::{Color, PieceKind};
+use crate::types::{Color, PieceKind, Square};
 use std::arch::x86_64::*;
 use std::ops::{BitAnd, BitOr, BitXor, Not};
 
@@ -31,7 +31,9 @@ struct V(__m512i);
 
 /// Whether this CPU runs the counter (std caches the answer).
 pub fn available() -> bool {
-    std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512vpopcntdq")
+    std::is_x86_feature_detected!("avx512f")
+        && std::is_x86_feature_detected!("avx512vpopcntdq")
+        && std::is_x86_feature_detected!("avx512cd")
 }
 
 // SAFETY (every `unsafe` block of `V`'s operations): the intrinsics need AVX-512F (and
@@ -276,18 +278,112 @@ impl Batch {
     }
 }
 
+/// The lines of the king of the side to move, which is the same king on the same square in
+/// every lane: the boards of a batch are the children of one position, and the side to move in
+/// them is the side that did not move there. Read from a table by the king's square instead of
+/// filled set-wise from it (a ray from one known square is cut at its first piece in three or
+/// four operations, against eight for a fill).
+#[derive(Clone, Copy)]
+struct KingLines {
+    /// Per direction of [`DIRS`], the squares from the king to the edge of the board.
+    rays: [u64; 8],
+    /// Per direction, the square next to the king (none at the edge).
+    steps: [u64; 8],
+    /// The squares a knight attacks the king from.
+    knights: u64,
+}
+
+/// [`KingLines`] by square, built at compile time.
+static KING_LINES: [KingLines; 64] = king_lines();
+
+const fn king_lines() -> [KingLines; 64] {
+    // (file, rank) steps in the order of DIRS: N E S W NE SE SW NW.
+    const STEPS: [(i32, i32); 8] = [
+        (0, 1),
+        (1, 0),
+        (0, -1),
+        (-1, 0),
+        (1, 1),
+        (1, -1),
+        (-1, -1),
+        (-1, 1),
+    ];
+    const KNIGHT: [(i32, i32); 8] = [
+        (1, 2),
+        (2, 1),
+        (2, -1),
+        (1, -2),
+        (-1, -2),
+        (-2, -1),
+        (-2, 1),
+        (-1, 2),
+    ];
+    let mut t = [KingLines {
+        rays: [0; 8],
+        steps: [0; 8],
+        knights: 0,
+    }; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (f, r) = ((sq % 8) as i32, (sq / 8) as i32);
+        let mut d = 0;
+        while d < 8 {
+            let (df, dr) = STEPS[d];
+            let (mut x, mut y) = (f + df, r + dr);
+            if x >= 0 && x < 8 && y >= 0 && y < 8 {
+                t[sq].steps[d] = 1 << (y * 8 + x);
+            }
+            while x >= 0 && x < 8 && y >= 0 && y < 8 {
+                t[sq].rays[d] |= 1 << (y * 8 + x);
+                x += df;
+                y += dr;
+            }
+            let (kf, kr) = KNIGHT[d];
+            let (x, y) = (f + kf, r + kr);
+            if x >= 0 && x < 8 && y >= 0 && y < 8 {
+                t[sq].knights |= 1 << (y * 8 + x);
+            }
+            d += 1;
+        }
+        sq += 1;
+    }
+    t
+}
+
+/// The squares of `ray` (from the king outwards in direction `d`) up to its first piece of
+/// `occ`, and that piece. Towards h8 the first piece is the lowest bit of `ray & occ`; towards
+/// a1 the highest, found by counting leading zeros.
+#[inline(always)]
+fn king_ray(ray: V, occ: V, d: Dir) -> V {
+    let b = ray & occ;
+    unsafe {
+        if d.shift > 0 {
+            // b ^ (b - 1): every bit up to the lowest of b (all if b is empty).
+            V(_mm512_ternarylogic_epi64(
+                ray.0,
+                b.0,
+                _mm512_sub_epi64(b.0, _mm512_set1_epi64(1)),
+                0x60,
+            ))
+        } else {
+            // The bits below the highest of b (none if b is empty), taken away.
+            let below = _mm512_srlv_epi64(_mm512_set1_epi64(i64::MAX), _mm512_lzcnt_epi64(b.0));
+            ray.less(V(below))
+        }
+    }
+}
+
 /// The legal moves of each lane's board, castling and en passant left out, with `us` to move in
 /// every lane; and the squares the enemy attacks (with our king on the board), for castling.
-#[target_feature(enable = "avx512f,avx512vpopcntdq")]
+#[target_feature(enable = "avx512f,avx512vpopcntdq,avx512cd")]
 #[inline]
-fn count_lanes<const WHITE: bool>(b: &Batch) -> (V, V) {
+fn count_lanes<const WHITE: bool>(b: &Batch, lines: &KingLines) -> (V, V) {
     let (us, them) = if WHITE { (0, 1) } else { (1, 0) };
     let own = V::load(&b.colors[us]);
     let enemy = V::load(&b.colors[them]);
     let occ = own | enemy;
     let empty = !occ;
     let [pawns, knights, bishops, rooks, queens, kings] = b.kinds.each_ref().map(V::load);
-    let king = kings & own;
     let straight = (rooks | queens) & own;
     let diagonal = (bishops | queens) & own;
     let e_straight = (rooks | queens) & enemy;
@@ -310,16 +406,13 @@ fn count_lanes<const WHITE: bool>(b: &Batch) -> (V, V) {
         let e = if I < 4 { e_straight } else { e_diagonal };
         e_att[I] = ray(e, &o, d);
         attacked = attacked | e_att[I];
-        k_ray[I] = ray(king, &o, d);
+        k_ray[I] = king_ray(V::splat(lines.rays[I]), occ, d);
     });
 
     // Checkers, pins (per line), the squares behind the king on a checking line, and the
     // blocking squares of a checking line.
     // The king's eight neighbours, one direction each (its steps, and the square behind it).
-    let mut k_step = [V::splat(0); 8];
-    unroll8!(I => {
-        k_step[I] = step(king, DIRS[I]);
-    });
+    let k_step = lines.steps.map(V::splat);
     let mut checkers = V::splat(0);
     let mut pin_lines = [V::splat(0); 4];
     let mut behind = V::splat(0);
@@ -348,7 +441,7 @@ fn count_lanes<const WHITE: bool>(b: &Batch) -> (V, V) {
     let (step_l, step_r) = if WHITE { (7, 4) } else { (6, 5) };
     checkers = checkers
         | ((k_step[step_l] | k_step[step_r]) & e_pawns)
-        | (knight_attacks(king) & e_knights);
+        | (V::splat(lines.knights) & e_knights);
 
     // Evasions: none in double check, the checking line in single check.
     let none = !checkers.nonzero();
@@ -454,13 +547,20 @@ fn one_board_only(board: &Board, rooks: Bitboard, paths: &CastlePaths) -> bool {
 
 /// The legal moves of each lane's board with the side to move White if `white`, castling
 /// included (`rooks`: each lane's castling rooks of the side to move); en passant left out.
-#[target_feature(enable = "avx512f,avx512vpopcntdq")]
+#[target_feature(enable = "avx512f,avx512vpopcntdq,avx512cd")]
 #[inline]
-fn count_batch(batch: &Batch, rooks: &[u64; LANES], white: bool, paths: &CastlePaths) -> V {
+fn count_batch(
+    batch: &Batch,
+    rooks: &[u64; LANES],
+    white: bool,
+    king: Square,
+    paths: &CastlePaths,
+) -> V {
+    let lines = &KING_LINES[king.index()];
     let (mut c, attacked) = if white {
-        count_lanes::<true>(batch)
+        count_lanes::<true>(batch, lines)
     } else {
-        count_lanes::<false>(batch)
+        count_lanes::<false>(batch, lines)
     };
     // Castling: the paths are the same in every lane (one game, one side to move).
     let color = if white { Color::White } else { Color::Black };
@@ -474,25 +574,32 @@ fn count_batch(batch: &Batch, rooks: &[u64; LANES], white: bool, paths: &CastleP
     c
 }
 
-/// The legal moves of each of `boards` (all with the same side to move), counted as perft's
-/// lanes count them: eight at a time, the boards the lanes leave out by the one-board counter.
-/// `None` where the CPU has not the AVX-512 the lanes need. For testing the lanes board by
-/// board.
+/// The side to move and its king's square: the same in every lane of a batch.
+fn mover(board: &Board) -> (Color, Square) {
+    (board.side_to_move(), board.king(board.side_to_move()))
+}
+
+/// The legal moves of each of `boards`, counted as perft's lanes count them: eight at a time
+/// (each batch of boards with the same side to move and the same king square, as the children
+/// of one position are), the boards the lanes leave out by the one-board counter. `None` where
+/// the CPU has not the AVX-512 the lanes need. For testing the lanes board by board.
 pub fn count_each<S: Sliders>(boards: &[Board], paths: &CastlePaths) -> Option<Vec<u64>> {
     if !available() {
         return None;
     }
     let mut counts = Vec::with_capacity(boards.len());
-    for chunk in boards.chunks(LANES) {
+    let runs = boards.chunk_by(|a, b| mover(a) == mover(b));
+    for chunk in runs.flat_map(|run| run.chunks(LANES)) {
         let mut batch = Batch::default();
         let mut rooks = [0; LANES];
         for (i, board) in chunk.iter().enumerate() {
             batch.set(i, board);
             rooks[i] = (board.castling_rooks() & board.color(board.side_to_move())).0;
         }
-        let white = chunk[0].side_to_move() == Color::White;
+        let (side, king) = mover(&chunk[0]);
         // SAFETY: the CPU has the features `count_batch` is compiled for.
-        let c = unsafe { count_batch(&batch, &rooks, white, paths).to_array() };
+        let c =
+            unsafe { count_batch(&batch, &rooks, side == Color::White, king, paths).to_array() };
         for (i, board) in chunk.iter().enumerate() {
             counts.push(if one_board_only(board, Bitboard(rooks[i]), paths) {
                 movegen::count_legal_on::<S>(board, paths)
@@ -505,30 +612,34 @@ pub fn count_each<S: Sliders>(boards: &[Board], paths: &CastlePaths) -> Option<V
 }
 
 /// Boards gathered into batches as they come, counted eight at a time: the replies of one node
-/// (every board with the same side to move).
+/// (every board with the same side to move and that side's king on the same square).
 pub(crate) struct Lanes {
     batch: Batch,
     /// Each lane's castling rooks of the side to move.
     castling: [u64; LANES],
     n: usize,
     white: bool,
+    /// The square of the side to move's king.
+    king: Square,
     /// The counts of the batches flushed so far and of the boards counted one by one.
     total: u64,
 }
 
 impl Lanes {
-    /// Lanes for boards with `side` to move.
+    /// Lanes for boards with `side` to move and its king on `king` (the children of one
+    /// position: every board pushed must have them; the counts of others are wrong).
     ///
     /// # Safety
     /// The CPU must have the AVX-512 the counter is compiled for ([`available`]): pushing
     /// boards runs it.
     #[inline(always)]
-    pub(crate) unsafe fn new(side: Color) -> Lanes {
+    pub(crate) unsafe fn new(side: Color, king: Square) -> Lanes {
         Lanes {
             batch: Batch::default(),
             castling: [0; LANES],
             n: 0,
             white: side == Color::White,
+            king,
             total: 0,
         }
     }
@@ -565,10 +676,10 @@ impl Lanes {
         unsafe { self.flush_avx512(paths) }
     }
 
-    #[target_feature(enable = "avx512f,avx512vpopcntdq")]
+    #[target_feature(enable = "avx512f,avx512vpopcntdq,avx512cd")]
     #[inline(never)]
     fn flush_avx512(&mut self, paths: &CastlePaths) {
-        let c = count_batch(&self.batch, &self.castling, self.white, paths);
+        let c = count_batch(&self.batch, &self.castling, self.white, self.king, paths);
         self.total += c.sum_first(self.n);
         self.n = 0;
     }
@@ -579,4 +690,23 @@ impl Lanes {
 #[inline(never)]
 fn count_one<S: Sliders>(board: &Board, paths: &CastlePaths) -> u64 {
     movegen::count_legal_on::<S>(board, paths)
+}
+
+/// The legal moves of all of `boards` (all with the same side to move), counted the way perft's
+/// depth-2 pass counts them (pushed into lanes, eight boards a batch). `None` where the CPU has
+/// not the AVX-512 the lanes need. For benchmarks of the lanes alone.
+pub fn count_total<S: Sliders>(boards: &[Board], paths: &CastlePaths) -> Option<u64> {
+    if !available() {
+        return None;
+    }
+    let Some(first) = boards.first() else {
+        return Some(0);
+    };
+    let (side, king) = mover(first);
+    // SAFETY: the CPU has the AVX-512 the lanes need (checked above).
+    let mut lanes = unsafe { Lanes::new(side, king) };
+    for board in boards {
+        lanes.push::<S>(board, paths);
+    }
+    Some(lanes.finish(paths))
 }
