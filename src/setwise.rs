@@ -291,6 +291,11 @@ struct KingLines {
     steps: [u64; 8],
     /// The squares a knight attacks the king from.
     knights: u64,
+    /// The king's neighbours (all its steps).
+    around: u64,
+    /// Its straight and its diagonal rays, all four of each.
+    straight: u64,
+    diagonal: u64,
 }
 
 /// [`KingLines`] by square, built at compile time.
@@ -322,6 +327,9 @@ const fn king_lines() -> [KingLines; 64] {
         rays: [0; 8],
         steps: [0; 8],
         knights: 0,
+        around: 0,
+        straight: 0,
+        diagonal: 0,
     }; 64];
     let mut sq = 0;
     while sq < 64 {
@@ -332,9 +340,15 @@ const fn king_lines() -> [KingLines; 64] {
             let (mut x, mut y) = (f + df, r + dr);
             if x >= 0 && x < 8 && y >= 0 && y < 8 {
                 t[sq].steps[d] = 1 << (y * 8 + x);
+                t[sq].around |= 1 << (y * 8 + x);
             }
             while x >= 0 && x < 8 && y >= 0 && y < 8 {
                 t[sq].rays[d] |= 1 << (y * 8 + x);
+                if d < 4 {
+                    t[sq].straight |= 1 << (y * 8 + x);
+                } else {
+                    t[sq].diagonal |= 1 << (y * 8 + x);
+                }
                 x += df;
                 y += dr;
             }
@@ -392,7 +406,6 @@ fn count_lanes<const WHITE: bool>(b: &Batch, lines: &KingLines) -> (V, V) {
     // Per direction: the enemy sliders' attacks, the king's rays (to the first piece), our
     // sliders' sources kept for after the pins are known.
     let mut e_att = [V::splat(0); 8];
-    let mut k_ray = [V::splat(0); 8];
     let mut opens = [Open {
         p1: V::splat(0),
         p2: V::splat(0),
@@ -406,7 +419,6 @@ fn count_lanes<const WHITE: bool>(b: &Batch, lines: &KingLines) -> (V, V) {
         let e = if I < 4 { e_straight } else { e_diagonal };
         e_att[I] = ray(e, &o, d);
         attacked = attacked | e_att[I];
-        k_ray[I] = king_ray(V::splat(lines.rays[I]), occ, d);
     });
 
     // Checkers, pins (per line), the squares behind the king on a checking line, and the
@@ -417,17 +429,24 @@ fn count_lanes<const WHITE: bool>(b: &Batch, lines: &KingLines) -> (V, V) {
     let mut pin_lines = [V::splat(0); 4];
     let mut behind = V::splat(0);
     let mut block = V::splat(0);
-    unroll8!(I => {
-        let e = if I < 4 { e_straight } else { e_diagonal };
-        let opposite = (I & 4) | ((I + 2) & 3);
-        let checking = k_ray[I].meets(e);
-        checkers = checkers | (k_ray[I] & e);
-        block = block.or_where(checking, k_ray[I]);
-        behind = behind.or_where(checking, k_step[opposite]);
-        // Our piece first on the king's ray, and first on an enemy slider's ray towards it.
-        let l = line_of(I);
-        pin_lines[l] = pin_lines[l] | (k_ray[I] & e_att[opposite] & own);
-    });
+    // A slider checks or pins only from one of the king's lines: in most batches no lane has
+    // an enemy slider on any of them, and none of this is needed.
+    let on_lines =
+        (V::splat(lines.straight) & e_straight) | (V::splat(lines.diagonal) & e_diagonal);
+    if on_lines.meets(on_lines) != 0 {
+        unroll8!(I => {
+            let e = if I < 4 { e_straight } else { e_diagonal };
+            let k_ray = king_ray(V::splat(lines.rays[I]), occ, DIRS[I]);
+            let opposite = (I & 4) | ((I + 2) & 3);
+            let checking = k_ray.meets(e);
+            checkers = checkers | (k_ray & e);
+            block = block.or_where(checking, k_ray);
+            behind = behind.or_where(checking, k_step[opposite]);
+            // Our piece first on the king's ray, and first on an enemy slider's ray towards it.
+            let l = line_of(I);
+            pin_lines[l] = pin_lines[l] | (k_ray & e_att[opposite] & own);
+        });
+    }
     let pinned = pin_lines[0] | pin_lines[1] | pin_lines[2] | pin_lines[3];
 
     // Enemy leapers.
@@ -450,9 +469,7 @@ fn count_lanes<const WHITE: bool>(b: &Batch, lines: &KingLines) -> (V, V) {
     let targets = mask.less(own);
 
     // King steps.
-    let steps = k_step[0] | k_step[1] | k_step[2] | k_step[3];
-    let steps = steps | k_step[4] | k_step[5] | k_step[6] | k_step[7];
-    let mut count = (steps.less(own | attacked | behind)).popcnt();
+    let mut count = (V::splat(lines.around).less(own | attacked | behind)).popcnt();
 
     // Knights: one count per direction.
     let free = !pinned;
