@@ -218,6 +218,16 @@ fn ray(from: V, o: &Open, d: Dir) -> V {
     step(g, d)
 }
 
+/// Every square the pieces of `from` (all of them pieces of the board) attack eastwards, given
+/// `stops`, the board's pieces and the h-file: subtracting twice a piece borrows from the
+/// square east of it up to the first stop, so those are the bits the subtraction changes (the
+/// pieces' ranges never overlap, each ending at or before the next piece).
+#[inline(always)]
+fn east(from: V, stops: V) -> V {
+    let r = from.less(V::splat(FILE_H));
+    stops ^ stops.sub(r.add(r))
+}
+
 /// `$body` eight times, with `$i` a constant 0 to 7 in each: the direction loops unrolled in the
 /// source, so that every shift is by a constant (left as loops, they were compiled with
 /// variable shifts and gathers).
@@ -412,12 +422,18 @@ fn count_lanes<const WHITE: bool>(b: &Batch, lines: &KingLines) -> (V, V) {
         p4: V::splat(0),
     }; 8];
     let mut attacked = V::splat(0);
+    // Eastwards (along the bits of a rank, upwards) by subtraction instead.
+    let stops = occ | V::splat(FILE_H);
     unroll8!(I => {
         let d = DIRS[I];
-        let o = open(empty, d);
-        opens[I] = o;
         let e = if I < 4 { e_straight } else { e_diagonal };
-        e_att[I] = ray(e, &o, d);
+        if I == 1 {
+            e_att[I] = east(e, stops);
+        } else {
+            let o = open(empty, d);
+            opens[I] = o;
+            e_att[I] = ray(e, &o, d);
+        }
         attacked = attacked | e_att[I];
     });
 
@@ -436,6 +452,7 @@ fn count_lanes<const WHITE: bool>(b: &Batch, lines: &KingLines) -> (V, V) {
     if on_lines.meets(on_lines) != 0 {
         unroll8!(I => {
             let e = if I < 4 { e_straight } else { e_diagonal };
+            if V::splat(lines.rays[I]).meets(e) != 0 {
             let k_ray = king_ray(V::splat(lines.rays[I]), occ, DIRS[I]);
             let opposite = (I & 4) | ((I + 2) & 3);
             let checking = k_ray.meets(e);
@@ -445,6 +462,7 @@ fn count_lanes<const WHITE: bool>(b: &Batch, lines: &KingLines) -> (V, V) {
             // Our piece first on the king's ray, and first on an enemy slider's ray towards it.
             let l = line_of(I);
             pin_lines[l] = pin_lines[l] | (k_ray & e_att[opposite] & own);
+            }
         });
     }
     let pinned = pin_lines[0] | pin_lines[1] | pin_lines[2] | pin_lines[3];
@@ -484,7 +502,8 @@ fn count_lanes<const WHITE: bool>(b: &Batch, lines: &KingLines) -> (V, V) {
         let d = DIRS[I];
         let src = if I < 4 { straight } else { diagonal };
         let src = src & (free | pin_lines[line_of(I)]);
-        count = count.add((ray(src, &opens[I], d) & targets).popcnt());
+        let moves = if I == 1 { east(src, stops) } else { ray(src, &opens[I], d) };
+        count = count.add((moves & targets).popcnt());
     });
 
     // Pawns: pushes by those free or pinned along the file, captures by those free or pinned
@@ -500,17 +519,21 @@ fn count_lanes<const WHITE: bool>(b: &Batch, lines: &KingLines) -> (V, V) {
     let two = step(one & V::splat(third), up) & empty;
     let one = one & mask;
     let two = two & mask;
-    let last = V::splat(last);
-    let promo_count = |x: V| {
-        let promotions = (x & last).popcnt();
-        x.popcnt().add(promotions).add(promotions).add(promotions)
-    };
-    count = count.add(promo_count(one)).add(two.popcnt());
+    count = count.add(one.popcnt()).add(two.popcnt());
     // NE and SW lie on line 2, NW and SE on line 3.
     let (line_l, line_r) = if WHITE { (3, 2) } else { (2, 3) };
-    for (d, line) in [(up_l, line_l), (up_r, line_r)] {
+    let [take_l, take_r] = [(up_l, line_l), (up_r, line_r)].map(|(d, line)| {
         let takers = p & (free | pin_lines[line]);
-        count = count.add(promo_count(step(takers, d) & enemy & mask));
+        step(takers, d) & enemy & mask
+    });
+    count = count.add(take_l.popcnt()).add(take_r.popcnt());
+    // Promotions (a pawn on the seventh rank in some lane: rare) count three more each.
+    let seventh = if WHITE { last >> 8 } else { last << 8 };
+    if p.meets(V::splat(seventh)) != 0 {
+        let promotions = ((one | take_l) & V::splat(last))
+            .popcnt()
+            .add((take_r & V::splat(last)).popcnt());
+        count = count.add(promotions).add(promotions).add(promotions);
     }
     (count, attacked)
 }
