@@ -329,9 +329,10 @@ fn perft_2<S: Sliders, B: Build>(pos: &Position) -> u64 {
 }
 
 /// From this many pieces on (at the depth-2 node) the lanes count the replies: the set-wise
-/// counter's cost does not depend on the pieces, the one-board counter's grows with them, and
-/// on position 3's boards of ten pieces or fewer the one-board counter is faster.
-const CROWDED: u32 = 14;
+/// counter's cost hardly depends on the pieces (it leaves out the diagonal rays where no lane
+/// has a bishop or queen), the one-board counter's grows with them; position 3's boards of
+/// ten pieces are faster in the lanes, a six-piece ending's one board at a time.
+const CROWDED: u32 = 8;
 
 #[inline(always)]
 fn perft_2_as<S: Sliders, B: Build, L: Leaves>(pos: &Position, leaves: L) -> u64 {

@@ -1,10 +1,11 @@
 //! The legal moves of eight boards at once, counted set-wise: every piece set of the eight
 //! boards side by side in one vector of eight 64-bit lanes, every attack computed for whole
 //! sets of pieces by shifts (occluded fills for the sliders), so that the same instructions
-//! count the replies to eight moves. No table is read and no square looped over; each
-//! eight-lane operation is one AVX-512 instruction (explicit intrinsics: left to the
-//! auto-vectoriser, the counter fell back to scalar code on small changes), and the counter runs
-//! only where the CPU has AVX-512 F and VPOPCNTDQ ([`available`]).
+//! count the replies to eight moves. No square is looped over; the one table read is that of
+//! the king's lines, the same king in all eight lanes. Each eight-lane
+//! operation is one AVX-512 instruction (explicit intrinsics: left to the auto-vectoriser, the
+//! counter fell back to scalar code on small changes), and the counter runs only where the CPU
+//! has AVX-512 F, CD and VPOPCNTDQ ([`available`]).
 //!
 //! A move is counted in the direction it goes: a shift by one direction is one-to-one, so the
 //! number of pieces of a set that can move one way is the population count of the shifted set,
@@ -36,8 +37,8 @@ pub fn available() -> bool {
         && std::is_x86_feature_detected!("avx512cd")
 }
 
-// SAFETY (every `unsafe` block of `V`'s operations): the intrinsics need AVX-512F (and
-// VPOPCNTDQ for the population count); `V` values exist only inside the counter, which runs
+// SAFETY (every `unsafe` block of `V`'s operations and of `king_ray`): the intrinsics need
+// AVX-512F (VPOPCNTDQ for the population count, CD for the leading-zero count); `V` values exist only inside the counter, which runs
 // only where `available` said yes.
 impl V {
     #[inline(always)]
@@ -401,7 +402,7 @@ fn king_ray(ray: V, occ: V, d: Dir) -> V {
 /// every lane; and the squares the enemy attacks (with our king on the board), for castling.
 #[target_feature(enable = "avx512f,avx512vpopcntdq,avx512cd")]
 #[inline]
-fn count_lanes<const WHITE: bool>(b: &Batch, lines: &KingLines) -> (V, V) {
+fn count_lanes<const WHITE: bool, const DIAG: bool>(b: &Batch, lines: &KingLines) -> (V, V) {
     let (us, them) = if WHITE { (0, 1) } else { (1, 0) };
     let own = V::load(&b.colors[us]);
     let enemy = V::load(&b.colors[them]);
@@ -429,7 +430,7 @@ fn count_lanes<const WHITE: bool>(b: &Batch, lines: &KingLines) -> (V, V) {
         let e = if I < 4 { e_straight } else { e_diagonal };
         if I == 1 {
             e_att[I] = east(e, stops);
-        } else {
+        } else if DIAG || I < 4 {
             let o = open(empty, d);
             opens[I] = o;
             e_att[I] = ray(e, &o, d);
@@ -452,7 +453,7 @@ fn count_lanes<const WHITE: bool>(b: &Batch, lines: &KingLines) -> (V, V) {
     if on_lines.meets(on_lines) != 0 {
         unroll8!(I => {
             let e = if I < 4 { e_straight } else { e_diagonal };
-            if V::splat(lines.rays[I]).meets(e) != 0 {
+            if (DIAG || I < 4) && V::splat(lines.rays[I]).meets(e) != 0 {
             let k_ray = king_ray(V::splat(lines.rays[I]), occ, DIRS[I]);
             let opposite = (I & 4) | ((I + 2) & 3);
             let checking = k_ray.meets(e);
@@ -502,8 +503,10 @@ fn count_lanes<const WHITE: bool>(b: &Batch, lines: &KingLines) -> (V, V) {
         let d = DIRS[I];
         let src = if I < 4 { straight } else { diagonal };
         let src = src & (free | pin_lines[line_of(I)]);
-        let moves = if I == 1 { east(src, stops) } else { ray(src, &opens[I], d) };
-        count = count.add((moves & targets).popcnt());
+        if DIAG || I < 4 {
+            let moves = if I == 1 { east(src, stops) } else { ray(src, &opens[I], d) };
+            count = count.add((moves & targets).popcnt());
+        }
     });
 
     // Pawns: pushes by those free or pinned along the file, captures by those free or pinned
@@ -597,10 +600,14 @@ fn count_batch(
     paths: &CastlePaths,
 ) -> V {
     let lines = &KING_LINES[king.index()];
-    let (mut c, attacked) = if white {
-        count_lanes::<true>(batch, lines)
-    } else {
-        count_lanes::<false>(batch, lines)
+    // Without a bishop or queen in any lane, no diagonal ray is needed.
+    let [_, _, bishops, _, queens, _] = &batch.kinds;
+    let diagonal = (V::load(bishops) | V::load(queens)).nonzero();
+    let (mut c, attacked) = match (white, diagonal.meets(diagonal) != 0) {
+        (true, true) => count_lanes::<true, true>(batch, lines),
+        (false, true) => count_lanes::<false, true>(batch, lines),
+        (true, false) => count_lanes::<true, false>(batch, lines),
+        (false, false) => count_lanes::<false, false>(batch, lines),
     };
     // Castling: the paths are the same in every lane (one game, one side to move).
     let color = if white { Color::White } else { Color::Black };

@@ -43,7 +43,7 @@ fn check_tree(pos: &mut Position, depth: u32, name: &str) -> u64 {
 #[test]
 fn agrees_with_the_one_board_counter_on_every_suite() {
     if !perft::setwise::available() {
-        eprintln!("skipped: this CPU has not the AVX-512 (F, VPOPCNTDQ) the lanes need");
+        eprintln!("skipped: this CPU has not the AVX-512 (F, CD, VPOPCNTDQ) the lanes need");
         return;
     }
     let mut total = 0;

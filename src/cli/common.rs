@@ -40,7 +40,7 @@ pub struct Common {
 
     /// Count every reply one board at a time with the sliders chosen, never eight boards at
     /// once in AVX-512 lanes (which bulk counts otherwise do where the CPU has AVX-512, on
-    /// boards of 14 pieces or more). The speed line says which code ran.
+    /// boards of 8 pieces or more). The speed line says which code ran.
     #[arg(long)]
     pub no_lanes: bool,
 
