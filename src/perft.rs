@@ -291,21 +291,28 @@ impl<S: Sliders, B: Build, L: Leaves> Sink for ReplyCounter<'_, S, B, L> {
 
     #[inline(always)]
     fn pawns(&mut self, t: &PawnTargets) {
-        t.for_each(|from, to, kind, promoted| match kind {
-            MoveKind::DoublePush => {
-                self.count_fresh(|pos, b| pos.play_double_push_on(from, to, b));
-            }
-            MoveKind::Promotion | MoveKind::PromotionCapture => {
-                let capture = kind == MoveKind::PromotionCapture;
-                self.count_fresh(|pos, b| pos.play_promotion_on(from, to, promoted, capture, b));
-            }
-            _ => {
-                let capture = kind == MoveKind::Capture;
-                self.count_fresh(|pos, b| {
-                    pos.play_piece_move_on(PieceKind::Pawn, from, to, capture, b)
-                });
-            }
-        });
+        // Inlined at each of its seven call sites, each with its move kind a constant: left to
+        // the compiler, the lanes' copy called it (12% of a hashed count's samples).
+        t.for_each(
+            #[inline(always)]
+            |from, to, kind, promoted| match kind {
+                MoveKind::DoublePush => {
+                    self.count_fresh(|pos, b| pos.play_double_push_on(from, to, b));
+                }
+                MoveKind::Promotion | MoveKind::PromotionCapture => {
+                    let capture = kind == MoveKind::PromotionCapture;
+                    self.count_fresh(|pos, b| {
+                        pos.play_promotion_on(from, to, promoted, capture, b)
+                    });
+                }
+                _ => {
+                    let capture = kind == MoveKind::Capture;
+                    self.count_fresh(|pos, b| {
+                        pos.play_piece_move_on(PieceKind::Pawn, from, to, capture, b)
+                    });
+                }
+            },
+        );
     }
 
     /// En passant and castling, played by the general player.
