@@ -329,7 +329,9 @@ fn perft_2<S: Sliders, B: Build>(pos: &Position) -> u64 {
     if B::LANES && pos.occupied().count() >= CROWDED {
         // SAFETY: a copy with `LANES` runs only where the CPU has the lanes' AVX-512.
         let side = !pos.side_to_move();
-        let lanes = unsafe { crate::setwise::Lanes::new(side, pos.board().king(side)) };
+        let board = pos.board();
+        let knights = board.pieces(side, PieceKind::Knight);
+        let lanes = unsafe { crate::setwise::Lanes::new(side, board.king(side), knights) };
         return perft_2_as::<S, B, _>(pos, lanes);
     }
     perft_2_as::<S, B, _>(pos, OneByOne(0))

@@ -13,7 +13,7 @@
 //! counter (a board with an en-passant square never enters a lane), castling is added from the
 //! enemy attacks the lanes computed.
 
-use crate::attacks::Sliders;
+use crate::attacks::{self, Sliders};
 use crate::bitboard::Bitboard;
 use crate::movegen;
 use crate::position::{Board, CastlePaths};
@@ -402,7 +402,11 @@ fn king_ray(ray: V, occ: V, d: Dir) -> V {
 /// every lane; and the squares the enemy attacks (with our king on the board), for castling.
 #[target_feature(enable = "avx512f,avx512vpopcntdq,avx512cd")]
 #[inline]
-fn count_lanes<const WHITE: bool, const DIAG: bool>(b: &Batch, lines: &KingLines) -> (V, V) {
+fn count_lanes<const WHITE: bool, const DIAG: bool>(
+    b: &Batch,
+    lines: &KingLines,
+    our_knights: Bitboard,
+) -> (V, V) {
     let (us, them) = if WHITE { (0, 1) } else { (1, 0) };
     let own = V::load(&b.colors[us]);
     let enemy = V::load(&b.colors[them]);
@@ -490,13 +494,16 @@ fn count_lanes<const WHITE: bool, const DIAG: bool>(b: &Batch, lines: &KingLines
     // King steps.
     let mut count = (V::splat(lines.around).less(own | attacked | behind)).popcnt();
 
-    // Knights: one count per direction.
+    // Knights: our knights stand on the same squares in every lane (a capture only takes one
+    // away), so each one's squares come from the table, counted in the lanes where it stands
+    // and is not pinned.
     let free = !pinned;
     let n = knights & own & free;
-    unroll8!(I => {
-        let (shift, land) = KNIGHT_STEPS[I];
-        count = count.add((n.sh(shift) & V::splat(land) & targets).popcnt());
-    });
+    for sq in our_knights {
+        let here = n.meets(V::splat(Bitboard::from_square(sq).0));
+        let moves = V::splat(attacks::knight(sq).0) & targets;
+        count = count.add(V(_mm512_maskz_popcnt_epi64(here, moves.0)));
+    }
 
     // Sliders: in each direction those not pinned or pinned along that direction's line.
     unroll8!(I => {
@@ -548,18 +555,6 @@ const fn line_of(i: usize) -> usize {
     (i & 1) | ((i & 4) >> 1)
 }
 
-/// The eight knight moves as (shift, squares it may land on).
-const KNIGHT_STEPS: [(i32, u64); 8] = [
-    (17, !FILE_A),
-    (15, !FILE_H),
-    (10, !(FILE_A | FILE_B)),
-    (6, !(FILE_G | FILE_H)),
-    (-17, !FILE_H),
-    (-15, !FILE_A),
-    (-10, !(FILE_G | FILE_H)),
-    (-6, !(FILE_A | FILE_B)),
-];
-
 /// Every square the knights of `n` attack: one and two files aside, then two and one ranks up
 /// and down.
 #[inline(always)]
@@ -597,6 +592,7 @@ fn count_batch(
     rooks: &[u64; LANES],
     white: bool,
     king: Square,
+    knights: Bitboard,
     paths: &CastlePaths,
 ) -> V {
     let lines = &KING_LINES[king.index()];
@@ -604,10 +600,10 @@ fn count_batch(
     let [_, _, bishops, _, queens, _] = &batch.kinds;
     let diagonal = (V::load(bishops) | V::load(queens)).nonzero();
     let (mut c, attacked) = match (white, diagonal.meets(diagonal) != 0) {
-        (true, true) => count_lanes::<true, true>(batch, lines),
-        (false, true) => count_lanes::<false, true>(batch, lines),
-        (true, false) => count_lanes::<true, false>(batch, lines),
-        (false, false) => count_lanes::<false, false>(batch, lines),
+        (true, true) => count_lanes::<true, true>(batch, lines, knights),
+        (false, true) => count_lanes::<false, true>(batch, lines, knights),
+        (true, false) => count_lanes::<true, false>(batch, lines, knights),
+        (false, false) => count_lanes::<false, false>(batch, lines, knights),
     };
     // Castling: the paths are the same in every lane (one game, one side to move).
     let color = if white { Color::White } else { Color::Black };
@@ -639,14 +635,16 @@ pub fn count_each<S: Sliders>(boards: &[Board], paths: &CastlePaths) -> Option<V
     for chunk in runs.flat_map(|run| run.chunks(LANES)) {
         let mut batch = Batch::default();
         let mut rooks = [0; LANES];
+        let mut knights = Bitboard::EMPTY;
         for (i, board) in chunk.iter().enumerate() {
             batch.set(i, board);
             rooks[i] = (board.castling_rooks() & board.color(board.side_to_move())).0;
+            knights = knights | board.pieces(board.side_to_move(), PieceKind::Knight);
         }
         let (side, king) = mover(&chunk[0]);
+        let white = side == Color::White;
         // SAFETY: the CPU has the features `count_batch` is compiled for.
-        let c =
-            unsafe { count_batch(&batch, &rooks, side == Color::White, king, paths).to_array() };
+        let c = unsafe { count_batch(&batch, &rooks, white, king, knights, paths).to_array() };
         for (i, board) in chunk.iter().enumerate() {
             counts.push(if one_board_only(board, Bitboard(rooks[i]), paths) {
                 movegen::count_legal_on::<S>(board, paths)
@@ -668,25 +666,29 @@ pub(crate) struct Lanes {
     white: bool,
     /// The square of the side to move's king.
     king: Square,
+    /// Every square a knight of the side to move stands on in some board.
+    knights: Bitboard,
     /// The counts of the batches flushed so far and of the boards counted one by one.
     total: u64,
 }
 
 impl Lanes {
-    /// Lanes for boards with `side` to move and its king on `king` (the children of one
-    /// position: every board pushed must have them; the counts of others are wrong).
+    /// Lanes for boards with `side` to move, its king on `king` and its knights among
+    /// `knights` (as the children of one position: its side not to move has them; the counts
+    /// of boards without are wrong).
     ///
     /// # Safety
     /// The CPU must have the AVX-512 the counter is compiled for ([`available`]): pushing
     /// boards runs it.
     #[inline(always)]
-    pub(crate) unsafe fn new(side: Color, king: Square) -> Lanes {
+    pub(crate) unsafe fn new(side: Color, king: Square, knights: Bitboard) -> Lanes {
         Lanes {
             batch: Batch::default(),
             castling: [0; LANES],
             n: 0,
             white: side == Color::White,
             king,
+            knights,
             total: 0,
         }
     }
@@ -726,7 +728,14 @@ impl Lanes {
     #[target_feature(enable = "avx512f,avx512vpopcntdq,avx512cd")]
     #[inline(never)]
     fn flush_avx512(&mut self, paths: &CastlePaths) {
-        let c = count_batch(&self.batch, &self.castling, self.white, self.king, paths);
+        let c = count_batch(
+            &self.batch,
+            &self.castling,
+            self.white,
+            self.king,
+            self.knights,
+            paths,
+        );
         self.total += c.sum_first(self.n);
         self.n = 0;
     }
@@ -750,8 +759,11 @@ pub fn count_total<S: Sliders>(boards: &[Board], paths: &CastlePaths) -> Option<
         return Some(0);
     };
     let (side, king) = mover(first);
+    let knights = boards.iter().fold(Bitboard::EMPTY, |k, b| {
+        k | b.pieces(side, PieceKind::Knight)
+    });
     // SAFETY: the CPU has the AVX-512 the lanes need (checked above).
-    let mut lanes = unsafe { Lanes::new(side, king) };
+    let mut lanes = unsafe { Lanes::new(side, king, knights) };
     for board in boards {
         lanes.push::<S>(board, paths);
     }
