@@ -639,7 +639,7 @@ pub fn count_each<S: Sliders>(boards: &[Board], paths: &CastlePaths) -> Option<V
         for (i, board) in chunk.iter().enumerate() {
             batch.set(i, board);
             rooks[i] = (board.castling_rooks() & board.color(board.side_to_move())).0;
-            knights = knights | board.pieces(board.side_to_move(), PieceKind::Knight);
+            knights |= board.pieces(board.side_to_move(), PieceKind::Knight);
         }
         let (side, king) = mover(&chunk[0]);
         let white = side == Color::White;
