@@ -260,7 +260,7 @@ fn an_auto_table_is_sized_for_the_count_and_capped_by_memory() {
     );
     // The start position's perft 8 (84,998,978,956 leaves) meets 9,417,681 distinct positions
     // two plies above the leaves (OEIS A083276), 144 MiB at one 16-byte entry each: the table
-    // holds four entries for each estimated one, so between a quarter of one each and five
+    // holds two entries for each estimated one, so between a quarter of one each and five
     // each.
     let mb = auto_mb(84_998_978_956.0, 8, Some(24 * GIB));
     assert!((36..=718).contains(&mb), "{mb} MiB");
