@@ -399,7 +399,8 @@ fn king_ray(ray: V, occ: V, d: Dir) -> V {
 }
 
 /// The legal moves of each lane's board, castling and en passant left out, with `us` to move in
-/// every lane; and the squares the enemy attacks (with our king on the board), for castling.
+/// every lane, our king on the square of `lines` and our knights among `our_knights` in every
+/// lane; and the squares the enemy attacks (with our king on the board), for castling.
 #[target_feature(enable = "avx512f,avx512vpopcntdq,avx512cd")]
 #[inline]
 fn count_lanes<const WHITE: bool, const DIAG: bool>(
@@ -418,8 +419,8 @@ fn count_lanes<const WHITE: bool, const DIAG: bool>(
     let e_straight = (rooks | queens) & enemy;
     let e_diagonal = (bishops | queens) & enemy;
 
-    // Per direction: the enemy sliders' attacks, the king's rays (to the first piece), our
-    // sliders' sources kept for after the pins are known.
+    // Per direction: the enemy sliders' attacks, and the open-square masks kept for our
+    // sliders' rays once the pins are known (no diagonal ones without bishops and queens).
     let mut e_att = [V::splat(0); 8];
     let mut opens = [Open {
         p1: V::splat(0),
@@ -457,16 +458,18 @@ fn count_lanes<const WHITE: bool, const DIAG: bool>(
     if on_lines.meets(on_lines) != 0 {
         unroll8!(I => {
             let e = if I < 4 { e_straight } else { e_diagonal };
+            // Each line only where some lane has an enemy slider of its kind on it.
             if (DIAG || I < 4) && V::splat(lines.rays[I]).meets(e) != 0 {
-            let k_ray = king_ray(V::splat(lines.rays[I]), occ, DIRS[I]);
-            let opposite = (I & 4) | ((I + 2) & 3);
-            let checking = k_ray.meets(e);
-            checkers = checkers | (k_ray & e);
-            block = block.or_where(checking, k_ray);
-            behind = behind.or_where(checking, k_step[opposite]);
-            // Our piece first on the king's ray, and first on an enemy slider's ray towards it.
-            let l = line_of(I);
-            pin_lines[l] = pin_lines[l] | (k_ray & e_att[opposite] & own);
+                let k_ray = king_ray(V::splat(lines.rays[I]), occ, DIRS[I]);
+                let opposite = (I & 4) | ((I + 2) & 3);
+                let checking = k_ray.meets(e);
+                checkers = checkers | (k_ray & e);
+                block = block.or_where(checking, k_ray);
+                behind = behind.or_where(checking, k_step[opposite]);
+                // Our piece first on the king's ray, and first on an enemy slider's ray
+                // towards it.
+                let l = line_of(I);
+                pin_lines[l] = pin_lines[l] | (k_ray & e_att[opposite] & own);
             }
         });
     }
@@ -583,8 +586,9 @@ fn one_board_only(board: &Board, rooks: Bitboard, paths: &CastlePaths) -> bool {
         })
 }
 
-/// The legal moves of each lane's board with the side to move White if `white`, castling
-/// included (`rooks`: each lane's castling rooks of the side to move); en passant left out.
+/// The legal moves of each lane's board with the side to move White if `white`, its king on
+/// `king` and its knights among `knights` in every lane, castling included (`rooks`: each
+/// lane's castling rooks of the side to move); en passant left out.
 #[target_feature(enable = "avx512f,avx512vpopcntdq,avx512cd")]
 #[inline]
 fn count_batch(
