@@ -1,8 +1,8 @@
 //! The legal moves of eight boards at once, counted set-wise: every piece set of the eight
 //! boards side by side in one vector of eight 64-bit lanes, every attack computed for whole
 //! sets of pieces by shifts (occluded fills for the sliders), so that the same instructions
-//! count the replies to eight moves. No square is looped over; the one table read is that of
-//! the king's lines, the same king in all eight lanes. Each eight-lane
+//! count the replies to eight moves. No square is looped over; the tables read are those of
+//! the side to move's king and knights, on the same squares in all eight lanes. Each eight-lane
 //! operation is one AVX-512 instruction (explicit intrinsics: left to the auto-vectoriser, the
 //! counter fell back to scalar code on small changes), and the counter runs only where the CPU
 //! has AVX-512 F, CD and VPOPCNTDQ ([`available`]).
@@ -38,8 +38,8 @@ pub fn available() -> bool {
 }
 
 // SAFETY (every `unsafe` block of `V`'s operations and of `king_ray`): the intrinsics need
-// AVX-512F (VPOPCNTDQ for the population count, CD for the leading-zero count); `V` values exist only inside the counter, which runs
-// only where `available` said yes.
+// AVX-512F (VPOPCNTDQ for the population count, CD for the leading-zero count); `V` values
+// exist only inside the counter, which runs only where `available` said yes.
 impl V {
     #[inline(always)]
     fn splat(x: u64) -> V {
@@ -293,87 +293,39 @@ impl Batch {
 /// every lane: the boards of a batch are the children of one position, and the side to move in
 /// them is the side that did not move there. Read from a table by the king's square instead of
 /// filled set-wise from it (a ray from one known square is cut at its first piece in three or
-/// four operations, against eight for a fill).
+/// four operations, against eight for a fill); its other squares (neighbours, knight squares,
+/// all straight or diagonal rays at once) come from the attack tables.
 #[derive(Clone, Copy)]
 struct KingLines {
     /// Per direction of [`DIRS`], the squares from the king to the edge of the board.
     rays: [u64; 8],
     /// Per direction, the square next to the king (none at the edge).
     steps: [u64; 8],
-    /// The squares a knight attacks the king from.
-    knights: u64,
-    /// The king's neighbours (all its steps).
-    around: u64,
-    /// Its straight and its diagonal rays, all four of each.
-    straight: u64,
-    diagonal: u64,
 }
 
-/// [`KingLines`] by square, built at compile time.
-static KING_LINES: [KingLines; 64] = king_lines();
+/// The index in the attack tables' directions (`attacks::ray_walk`) of each of [`DIRS`].
+const TABLE_DIR: [usize; 8] = [0, 1, 4, 5, 2, 7, 6, 3];
 
-const fn king_lines() -> [KingLines; 64] {
-    // (file, rank) steps in the order of DIRS: N E S W NE SE SW NW.
-    const STEPS: [(i32, i32); 8] = [
-        (0, 1),
-        (1, 0),
-        (0, -1),
-        (-1, 0),
-        (1, 1),
-        (1, -1),
-        (-1, -1),
-        (-1, 1),
-    ];
-    const KNIGHT: [(i32, i32); 8] = [
-        (1, 2),
-        (2, 1),
-        (2, -1),
-        (1, -2),
-        (-1, -2),
-        (-2, -1),
-        (-2, 1),
-        (-1, 2),
-    ];
+/// [`KingLines`] by square, built at compile time by the attack tables' ray walk (on an empty
+/// board the whole ray, on a full one the next square).
+static KING_LINES: [KingLines; 64] = {
     let mut t = [KingLines {
         rays: [0; 8],
         steps: [0; 8],
-        knights: 0,
-        around: 0,
-        straight: 0,
-        diagonal: 0,
     }; 64];
     let mut sq = 0;
     while sq < 64 {
-        let (f, r) = ((sq % 8) as i32, (sq / 8) as i32);
         let mut d = 0;
         while d < 8 {
-            let (df, dr) = STEPS[d];
-            let (mut x, mut y) = (f + df, r + dr);
-            if x >= 0 && x < 8 && y >= 0 && y < 8 {
-                t[sq].steps[d] = 1 << (y * 8 + x);
-                t[sq].around |= 1 << (y * 8 + x);
-            }
-            while x >= 0 && x < 8 && y >= 0 && y < 8 {
-                t[sq].rays[d] |= 1 << (y * 8 + x);
-                if d < 4 {
-                    t[sq].straight |= 1 << (y * 8 + x);
-                } else {
-                    t[sq].diagonal |= 1 << (y * 8 + x);
-                }
-                x += df;
-                y += dr;
-            }
-            let (kf, kr) = KNIGHT[d];
-            let (x, y) = (f + kf, r + kr);
-            if x >= 0 && x < 8 && y >= 0 && y < 8 {
-                t[sq].knights |= 1 << (y * 8 + x);
-            }
+            let from = Square::new(sq as u8);
+            t[sq].rays[d] = attacks::ray_walk(from, TABLE_DIR[d], Bitboard::EMPTY).0;
+            t[sq].steps[d] = attacks::ray_walk(from, TABLE_DIR[d], Bitboard(!0)).0;
             d += 1;
         }
         sq += 1;
     }
     t
-}
+};
 
 /// The squares of `ray` (from the king outwards in direction `d`) up to its first piece of
 /// `occ`, and that piece. Towards h8 the first piece is the lowest bit of `ray & occ`; towards
@@ -399,15 +351,15 @@ fn king_ray(ray: V, occ: V, d: Dir) -> V {
 }
 
 /// The legal moves of each lane's board, castling and en passant left out, with `us` to move in
-/// every lane, our king on the square of `lines` and our knights among `our_knights` in every
-/// lane; and the squares the enemy attacks (with our king on the board), for castling.
+/// every lane, our king on `king` and our knights among `our_knights` in every lane; and the squares the enemy attacks (with our king on the board), for castling.
 #[target_feature(enable = "avx512f,avx512vpopcntdq,avx512cd")]
 #[inline]
 fn count_lanes<const WHITE: bool, const DIAG: bool>(
     b: &Batch,
-    lines: &KingLines,
+    king: Square,
     our_knights: Bitboard,
 ) -> (V, V) {
+    let lines = &KING_LINES[king.index()];
     let (us, them) = if WHITE { (0, 1) } else { (1, 0) };
     let own = V::load(&b.colors[us]);
     let enemy = V::load(&b.colors[them]);
@@ -453,8 +405,8 @@ fn count_lanes<const WHITE: bool, const DIAG: bool>(
     let mut block = V::splat(0);
     // A slider checks or pins only from one of the king's lines: in most batches no lane has
     // an enemy slider on any of them, and none of this is needed.
-    let on_lines =
-        (V::splat(lines.straight) & e_straight) | (V::splat(lines.diagonal) & e_diagonal);
+    let on_lines = (V::splat(attacks::rook_empty(king).0) & e_straight)
+        | (V::splat(attacks::bishop_empty(king).0) & e_diagonal);
     if on_lines.meets(on_lines) != 0 {
         unroll8!(I => {
             let e = if I < 4 { e_straight } else { e_diagonal };
@@ -486,7 +438,7 @@ fn count_lanes<const WHITE: bool, const DIAG: bool>(
     let (step_l, step_r) = if WHITE { (7, 4) } else { (6, 5) };
     checkers = checkers
         | ((k_step[step_l] | k_step[step_r]) & e_pawns)
-        | (V::splat(lines.knights) & e_knights);
+        | (V::splat(attacks::knight(king).0) & e_knights);
 
     // Evasions: none in double check, the checking line in single check.
     let none = !checkers.nonzero();
@@ -495,7 +447,7 @@ fn count_lanes<const WHITE: bool, const DIAG: bool>(
     let targets = mask.less(own);
 
     // King steps.
-    let mut count = (V::splat(lines.around).less(own | attacked | behind)).popcnt();
+    let mut count = (V::splat(attacks::king(king).0).less(own | attacked | behind)).popcnt();
 
     // Knights: our knights stand on the same squares in every lane (a capture only takes one
     // away), so each one's squares come from the table, counted in the lanes where it stands
@@ -599,15 +551,14 @@ fn count_batch(
     knights: Bitboard,
     paths: &CastlePaths,
 ) -> V {
-    let lines = &KING_LINES[king.index()];
     // Without a bishop or queen in any lane, no diagonal ray is needed.
     let [_, _, bishops, _, queens, _] = &batch.kinds;
     let diagonal = (V::load(bishops) | V::load(queens)).nonzero();
     let (mut c, attacked) = match (white, diagonal.meets(diagonal) != 0) {
-        (true, true) => count_lanes::<true, true>(batch, lines, knights),
-        (false, true) => count_lanes::<false, true>(batch, lines, knights),
-        (true, false) => count_lanes::<true, false>(batch, lines, knights),
-        (false, false) => count_lanes::<false, false>(batch, lines, knights),
+        (true, true) => count_lanes::<true, true>(batch, king, knights),
+        (false, true) => count_lanes::<false, true>(batch, king, knights),
+        (true, false) => count_lanes::<true, false>(batch, king, knights),
+        (false, false) => count_lanes::<false, false>(batch, king, knights),
     };
     // Castling: the paths are the same in every lane (one game, one side to move).
     let color = if white { Color::White } else { Color::Black };
