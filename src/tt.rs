@@ -2,19 +2,27 @@
 //! every thread without locks.
 //!
 //! A collision must never corrupt a count, so an entry is verified with two independent keys:
-//! the incremental Zobrist key (which picks the bucket, and 16 more of whose bits are stored in
-//! the entry) and a second 64-bit key computed from the board when the table is probed
-//! (interior nodes only, never at the leaves). In a table of 2^27 buckets (16 GiB) that is
-//! 64 + 27 + 16 = 107 bits a colliding position would have to match; in a one-bucket table,
-//! 80. Each entry is two atomic words, `data` (tag, count and depth) and `key2 ^ data`. Writers
-//! never lock; a reader recomputes the XOR from the `data` it read, so an entry torn by a
-//! concurrent write simply fails to verify and counts as a miss.
+//! the incremental Zobrist key, which picks the bucket, and a second 64-bit key computed from
+//! the board when the table is probed (interior nodes only, never at the leaves). Writers never
+//! lock, and an entry torn by a concurrent write fails to verify: it costs a recount, never a
+//! wrong count.
 //!
-//! Entries are 16 bytes, eight to a 128-byte bucket (a probe reads two cache lines of one
-//! page): the deep counts this table is for need about a billion entries (the start position's
+//! The deep counts this table is for need about a billion entries (the start position's
 //! perft 10 meets 988 million distinct positions two plies from the leaves), so the size of an
 //! entry decides whether they fit in memory, and where they do not, which entries stay decides
-//! how much is counted twice (see [`Table::store`]).
+//! how much is counted twice (see [`Table::store`]). Nine in ten entries hold the count of a
+//! node two plies from the leaves, which is at most 218 x 218 (the most legal moves a position
+//! has), so the table has two parts:
+//! - **Depth 2**: 8-byte entries, one atomic word each, eight to a 64-byte bucket (a probe reads
+//!   one cache line): 48 bits of the second key and the count plus one in 16 bits (zero is an
+//!   empty entry). A word is written whole, so it cannot be torn. A wrong count would need a
+//!   position with the same bucket and the same 48 bits: 48 + 24 = 72 bits in a table of 2^24
+//!   buckets (1 GiB), 48 in a one-bucket table.
+//! - **Depth 3 and more**: 16-byte entries, eight to a 128-byte bucket (two cache lines of one
+//!   page), a fifth of the table's bytes: `data` (16 more bits of the depth-mixed Zobrist key,
+//!   the count and the depth) and `key2 ^ data`; a reader recomputes the XOR from the `data` it
+//!   read, so an entry torn between its two words fails to verify. 64 + 16 + 22 = 102 bits in
+//!   a table of 2^22 such buckets, 80 in a one-bucket table.
 
 use std::mem::MaybeUninit;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -28,17 +36,32 @@ struct Entry {
     data: AtomicU64,
 }
 
-/// Entries per bucket.
+/// Entries per bucket, in both parts.
 const WAYS: usize = 8;
 
-/// Eight entries, two cache lines, newest first (see [`Table::store`]).
+/// Eight entries of depth 3 and more, two cache lines, newest first (see [`Table::store`]).
 #[repr(align(128))]
 struct Bucket([Entry; WAYS]);
 
-/// A cache line's bytes on the processors this is built for: a bucket is two of them, and
-/// [`Table::prefetch`] asks for both.
+/// Eight depth-2 entries (see the module's documentation), one cache line, newest first.
+#[repr(align(64))]
+struct ShallowBucket([AtomicU64; WAYS]);
+
+/// A cache line's bytes on the processors this is built for: a deep bucket is two of them, a
+/// shallow one one, and [`Table::prefetch`] asks for each.
 const LINE: usize = 64;
 const _: () = assert!(std::mem::size_of::<Bucket>() == 2 * LINE);
+const _: () = assert!(std::mem::size_of::<ShallowBucket>() == LINE);
+
+/// The depth whose counts go to the shallow part.
+const SHALLOW: u32 = 2;
+/// The bits of a shallow entry that hold its count plus one.
+const SHALLOW_COUNT: u64 = 0xffff;
+
+/// The share of a table's bytes that goes to its deep part: a fifth, for about an eighth of its
+/// entries (the start position has 9.4 million distinct positions six plies in, 96.4 million
+/// seven plies in, OEIS A083276).
+const DEEP_SHARE: usize = 5;
 
 /// The bits of `data` that hold the depth.
 const DEPTH: u64 = 0xff;
@@ -69,10 +92,18 @@ impl std::error::Error for TableError {}
 
 /// A lock-free perft transposition table.
 pub struct Table {
-    memory: memory::Memory,
+    /// Counts of depth 3 and more.
+    deep: memory::Memory<Bucket>,
+    /// Counts of depth 2.
+    shallow: memory::Memory<ShallowBucket>,
 }
 
-impl Bucket {
+/// A bucket with every entry empty (all bits zero).
+trait Empty {
+    fn empty() -> Self;
+}
+
+impl Empty for Bucket {
     fn empty() -> Bucket {
         Bucket(std::array::from_fn(|_| Entry {
             check: AtomicU64::new(0),
@@ -81,11 +112,64 @@ impl Bucket {
     }
 }
 
-/// Writes an empty bucket into each slot of `part`.
-fn fill(part: &mut [MaybeUninit<Bucket>]) {
-    for slot in part {
-        slot.write(Bucket::empty());
+impl Empty for ShallowBucket {
+    fn empty() -> ShallowBucket {
+        ShallowBucket(std::array::from_fn(|_| AtomicU64::new(0)))
     }
+}
+
+/// Writes an empty bucket into each slot of `part`.
+fn fill<B: Empty>(part: &mut [MaybeUninit<B>]) {
+    for slot in part {
+        slot.write(B::empty());
+    }
+}
+
+/// Writes every bucket of `memory`, by `threads` threads, each its own contiguous part.
+fn fill_with_threads<B: Empty + Send>(memory: &mut memory::Memory<B>, threads: usize) {
+    let slots = memory.slots();
+    let per_thread = slots
+        .len()
+        .div_ceil(threads.clamp(1, slots.len().max(1)))
+        .max(1);
+    std::thread::scope(|scope| {
+        let mut parts = slots.chunks_mut(per_thread);
+        let first = parts.next();
+        for part in parts {
+            scope.spawn(move || fill(part));
+        }
+        if let Some(part) = first {
+            fill(part);
+        }
+    });
+    // SAFETY: `fill` wrote every slot.
+    unsafe { memory.assume_filled() };
+}
+
+/// The bucket of `buckets` for the key `k`: its high bits scaled to the length (any length, not
+/// only powers of two), so that its low bits are independent of it.
+#[inline(always)]
+fn bucket_of<B>(buckets: &[B], k: u64) -> &B {
+    let i = ((k as u128 * buckets.len() as u128) >> 64) as usize;
+    // SAFETY: `k * len / 2^64` is below `len`.
+    unsafe { buckets.get_unchecked(i) }
+}
+
+/// Asks the processor to start loading the `lines` cache lines from `p` (a hint that changes
+/// no result).
+#[inline(always)]
+fn prefetch_lines<B>(p: &B, lines: usize) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        let p: *const i8 = (p as *const B).cast();
+        for line in 0..lines {
+            // SAFETY: a prefetch is only a hint and never faults; the lines are `p`'s.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(line * LINE)) };
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (p, lines);
 }
 
 /// Mixes the depth into the key, so that one position at two depths uses two entries.
@@ -101,8 +185,9 @@ fn tag_depth(k1: u64, depth: u32) -> u64 {
 }
 
 impl Table {
-    /// A table of `mb` MiB (rounded down to whole 128-byte buckets, at least one). A request the
-    /// system refuses is an error, not an abort.
+    /// A table of `mb` MiB: a fifth of the bytes in whole 128-byte buckets for the counts of
+    /// depth 3 and more, the rest in 64-byte buckets for depth 2, at least one bucket each. A
+    /// request the system refuses is an error, not an abort.
     ///
     /// Every bucket is written before counting starts, so the system maps the memory now, not
     /// one page fault at a time in the middle of a count. Measured on this project's 2-core VM
@@ -119,64 +204,51 @@ impl Table {
     /// (`--hash 1024 --depth 1` on the VM, when its host must supply fresh memory: 1.3-2.3 s
     /// with one thread, 0.3-0.6 s with two).
     pub fn with_threads(mb: usize, threads: usize) -> Result<Table, TableError> {
-        let count = (mb.saturating_mul(1 << 20) / std::mem::size_of::<Bucket>()).max(1);
-        let mut memory = memory::Memory::new(count).ok_or(TableError { mb })?;
-        let per_thread = count.div_ceil(threads.clamp(1, count));
-        std::thread::scope(|scope| {
-            let mut parts = memory.slots().chunks_mut(per_thread);
-            let first = parts.next();
-            for part in parts {
-                scope.spawn(move || fill(part));
-            }
-            if let Some(part) = first {
-                fill(part);
-            }
-        });
-        // SAFETY: `fill` wrote every slot.
-        unsafe { memory.assume_filled() };
-        Ok(Table { memory })
+        let bytes = mb.saturating_mul(1 << 20);
+        let deep_len = (bytes / DEEP_SHARE / std::mem::size_of::<Bucket>()).max(1);
+        let rest = bytes.saturating_sub(deep_len * std::mem::size_of::<Bucket>());
+        let shallow_len = (rest / std::mem::size_of::<ShallowBucket>()).max(1);
+        let mut deep = memory::Memory::new(deep_len).ok_or(TableError { mb })?;
+        let mut shallow = memory::Memory::new(shallow_len).ok_or(TableError { mb })?;
+        fill_with_threads(&mut deep, threads);
+        fill_with_threads(&mut shallow, threads);
+        Ok(Table { deep, shallow })
     }
 
     /// The table's size in bytes.
     pub fn bytes(&self) -> usize {
-        std::mem::size_of_val(self.memory.buckets())
-    }
-
-    /// The bucket of the depth-mixed key `k1`: its high bits scaled to the table's length (any
-    /// length, not only powers of two), so that the tag, its low bits, is independent of it.
-    #[inline(always)]
-    fn bucket(&self, k1: u64) -> &Bucket {
-        let buckets = self.memory.buckets();
-        let i = ((k1 as u128 * buckets.len() as u128) >> 64) as usize;
-        // SAFETY: `k1 * len / 2^64` is below `len`.
-        unsafe { buckets.get_unchecked(i) }
+        std::mem::size_of_val(self.deep.buckets()) + std::mem::size_of_val(self.shallow.buckets())
     }
 
     /// Starts loading the bucket that [`Table::probe`] will read for `key1` at `depth` (a hint
     /// to the processor; it changes no result).
     #[inline(always)]
     pub fn prefetch(&self, key1: u64, depth: u32) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            let p: *const i8 = (self.bucket(with_depth(key1, depth)) as *const Bucket).cast();
-            // SAFETY: a prefetch is only a hint and never faults; both lines are the bucket's.
-            unsafe {
-                _mm_prefetch::<_MM_HINT_T0>(p);
-                _mm_prefetch::<_MM_HINT_T0>(p.add(LINE));
-            };
+        if depth == SHALLOW {
+            prefetch_lines(bucket_of(self.shallow.buckets(), key1), 1);
+        } else {
+            prefetch_lines(bucket_of(self.deep.buckets(), with_depth(key1, depth)), 2);
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = (key1, depth);
     }
 
     /// The stored count for the position with keys `key1`/`key2` at `depth`, if any.
     #[inline(always)]
     pub fn probe(&self, key1: u64, key2: u64, depth: u32) -> Option<u64> {
+        if depth == SHALLOW {
+            let want = key2 & !SHALLOW_COUNT;
+            for e in &bucket_of(self.shallow.buckets(), key1).0 {
+                let word = e.load(Ordering::Relaxed);
+                // An empty entry (zero) never matches: a stored count field is at least one.
+                if word & !SHALLOW_COUNT == want && word & SHALLOW_COUNT != 0 {
+                    return Some((word & SHALLOW_COUNT) - 1);
+                }
+            }
+            return None;
+        }
         let k1 = with_depth(key1, depth);
         let k2 = with_depth(key2, depth);
         let want = tag_depth(k1, depth);
-        for e in &self.bucket(k1).0 {
+        for e in &bucket_of(self.deep.buckets(), k1).0 {
             let data = e.data.load(Ordering::Relaxed);
             if data & TAG_DEPTH == want && e.check.load(Ordering::Relaxed) == k2 ^ data {
                 return Some((data >> 8) & ((1 << COUNT_BITS) - 1));
@@ -194,19 +266,32 @@ impl Table {
     /// visit, so keeping the newest of the shallow entries (rather than a random one) saves
     /// recounts: with eight entries to a bucket instead of four, in this order, the start
     /// position's perft 9 with 894 MiB counted 3.5% fewer leaves in its depth-2 passes
-    /// (docs/performance.md).
+    /// (docs/performance.md). In the depth-2 part every entry is equally shallow: the oldest
+    /// goes.
     ///
     /// While entries move, a concurrent probe may miss one, or read a slot half written: the
     /// check word then fails to verify, and a miss costs a recount, never a wrong count.
     #[inline(always)]
     pub fn store(&self, key1: u64, key2: u64, depth: u32, nodes: u64) {
+        if depth == SHALLOW {
+            if nodes >= SHALLOW_COUNT {
+                return;
+            }
+            let bucket = &bucket_of(self.shallow.buckets(), key1).0;
+            let old: [u64; WAYS] = std::array::from_fn(|i| bucket[i].load(Ordering::Relaxed));
+            for i in (0..WAYS - 1).rev() {
+                bucket[i + 1].store(old[i], Ordering::Relaxed);
+            }
+            bucket[0].store(key2 & !SHALLOW_COUNT | (nodes + 1), Ordering::Relaxed);
+            return;
+        }
         if nodes >= 1 << COUNT_BITS {
             return;
         }
         let k1 = with_depth(key1, depth);
         let k2 = with_depth(key2, depth);
         let data = tag_depth(k1, depth) | nodes << 8;
-        let bucket = &self.bucket(k1).0;
+        let bucket = &bucket_of(self.deep.buckets(), k1).0;
         // Each `data` word read once: for the depths, then for the entries that move.
         let old: [u64; WAYS] = std::array::from_fn(|i| bucket[i].data.load(Ordering::Relaxed));
         let mut victim = WAYS - 1;
@@ -238,6 +323,11 @@ pub fn available_memory() -> Option<u64> {
 /// [`SMALL_TABLE`].
 const ENTRIES_EACH: f64 = 2.0;
 
+/// The table's bytes per depth-2 entry: its 8 bytes and its share of the deep part (a fifth of
+/// the table).
+const BYTES_EACH: f64 =
+    std::mem::size_of::<AtomicU64>() as f64 * DEEP_SHARE as f64 / (DEEP_SHARE - 1) as f64;
+
 /// The largest table [`auto_mb`] gives more than one entry per estimated distinct position:
 /// 4 GiB, about 4 s of mapping on this project's VM.
 const SMALL_TABLE: f64 = (4u64 << 30) as f64;
@@ -250,8 +340,8 @@ const SMALL_TABLE: f64 = (4u64 << 30) as f64;
 /// (`leaves / b^2`, with `b` the mean branching factor `leaves^(1/depth)`) divided by 2.5 per
 /// ply beyond the fifth (the start position's nodes per distinct position grow about that fast:
 /// 2.3x, 2.6x, 2.9x, 3.0x from ply 5 to 8, OEIS A083276 against the published perft counts),
-/// two entries each, but no more than 4 GiB unless one entry each is more than that (then
-/// one each). Mapping costs time in proportion to size (about 1 s per GiB on this project's
+/// two depth-2 entries each (and the deep part beside them), but no more than 4 GiB unless one
+/// entry each is more than that (then one each). Mapping costs time in proportion to size (about 1 s per GiB on this project's
 /// Zen 4 VM when the host must supply the memory), so capacity is worth it only while it saves
 /// more counting than that: the start position's perft 9 counts in 28.5 s with two entries
 /// each (1788 MiB, 30.5 s wall), 29.0 s with four (3577 MiB, 33.1 s wall), 31.1 s with about
@@ -267,7 +357,7 @@ pub fn auto_mb(leaves: f64, depth: u32, available: Option<u64>) -> usize {
     let budget = available - (available / 10.0).max((1u64 << 30) as f64);
     let b = leaves.powf(1.0 / depth as f64).max(1.0);
     let distinct = leaves / (b * b) / 2.5f64.powi(depth.saturating_sub(5) as i32);
-    let one_each = distinct * std::mem::size_of::<Entry>() as f64;
+    let one_each = distinct * BYTES_EACH;
     let bytes = (ENTRIES_EACH * one_each)
         .min(one_each.max(SMALL_TABLE))
         .min(budget);
@@ -277,7 +367,6 @@ pub fn auto_mb(leaves: f64, depth: u32, available: Option<u64>) -> usize {
 /// The buckets' memory.
 #[cfg(target_os = "linux")]
 mod memory {
-    use super::Bucket;
     use std::mem::MaybeUninit;
 
     /// 2 MiB, the size of a transparent huge page.
@@ -288,22 +377,22 @@ mod memory {
     /// default of many distributions, a table would otherwise get 4 KiB pages). Every probe
     /// goes to a random bucket: with 4 KiB pages nearly each one also missed the TLB and walked
     /// page tables too large for the caches (32 MiB of them for a 16 GiB table).
-    pub(super) struct Memory {
+    pub(super) struct Memory<B> {
         base: *mut libc::c_void,
         total: usize,
-        start: *mut Bucket,
+        start: *mut B,
         len: usize,
     }
 
-    // SAFETY: the mapping is owned by this value alone, and buckets are made of atomics.
-    unsafe impl Send for Memory {}
-    // SAFETY: as above; shared access only reads through `&[Bucket]`.
-    unsafe impl Sync for Memory {}
+    // SAFETY: the mapping is owned by this value alone, as a `Vec<B>` owns its buffer.
+    unsafe impl<B: Send> Send for Memory<B> {}
+    // SAFETY: as above; shared access only reads through `&[B]`.
+    unsafe impl<B: Sync> Sync for Memory<B> {}
 
-    impl Memory {
+    impl<B> Memory<B> {
         /// Room for `len` buckets, or `None` if the system refuses it.
-        pub(super) fn new(len: usize) -> Option<Memory> {
-            let bytes = len.checked_mul(std::mem::size_of::<Bucket>())?;
+        pub(super) fn new(len: usize) -> Option<Memory<B>> {
+            let bytes = len.checked_mul(std::mem::size_of::<B>())?;
             let total = bytes.checked_add(HUGE)?;
             // SAFETY: a fresh private anonymous mapping; no existing memory is touched.
             let base = unsafe {
@@ -326,13 +415,13 @@ mod memory {
             Some(Memory {
                 base,
                 total,
-                start: start as *mut Bucket,
+                start: start as *mut B,
                 len,
             })
         }
 
         /// The buckets' slots, to be written before [`Memory::assume_filled`].
-        pub(super) fn slots(&mut self) -> &mut [MaybeUninit<Bucket>] {
+        pub(super) fn slots(&mut self) -> &mut [MaybeUninit<B>] {
             // SAFETY: `len` buckets fit in the mapping from `start`, which `self` owns.
             unsafe { std::slice::from_raw_parts_mut(self.start.cast(), self.len) }
         }
@@ -345,14 +434,14 @@ mod memory {
 
         /// The buckets (every slot written, see [`Memory::assume_filled`]).
         #[inline(always)]
-        pub(super) fn buckets(&self) -> &[Bucket] {
+        pub(super) fn buckets(&self) -> &[B] {
             // SAFETY: `len` buckets from `start`, all written before the table was handed out
             // (the mapping is zeroed anyway, and zero is an empty bucket).
             unsafe { std::slice::from_raw_parts(self.start, self.len) }
         }
     }
 
-    impl Drop for Memory {
+    impl<B> Drop for Memory<B> {
         fn drop(&mut self) {
             // SAFETY: the mapping made in `new`, unmapped once.
             unsafe { libc::munmap(self.base, self.total) };
@@ -363,22 +452,21 @@ mod memory {
 /// The buckets' memory: an ordinary allocation where `madvise` is not available.
 #[cfg(not(target_os = "linux"))]
 mod memory {
-    use super::Bucket;
     use std::mem::MaybeUninit;
 
-    pub(super) struct Memory {
-        buckets: Vec<Bucket>,
+    pub(super) struct Memory<B> {
+        buckets: Vec<B>,
         len: usize,
     }
 
-    impl Memory {
-        pub(super) fn new(len: usize) -> Option<Memory> {
+    impl<B> Memory<B> {
+        pub(super) fn new(len: usize) -> Option<Memory<B>> {
             let mut buckets = Vec::new();
             buckets.try_reserve_exact(len).ok()?;
             Some(Memory { buckets, len })
         }
 
-        pub(super) fn slots(&mut self) -> &mut [MaybeUninit<Bucket>] {
+        pub(super) fn slots(&mut self) -> &mut [MaybeUninit<B>] {
             &mut self.buckets.spare_capacity_mut()[..self.len]
         }
 
@@ -390,7 +478,7 @@ mod memory {
         }
 
         #[inline(always)]
-        pub(super) fn buckets(&self) -> &[Bucket] {
+        pub(super) fn buckets(&self) -> &[B] {
             &self.buckets
         }
     }

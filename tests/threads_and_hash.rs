@@ -81,7 +81,7 @@ fn threaded_counts_match() {
 #[test]
 fn a_one_bucket_table_collides_constantly_and_stays_exact() {
     let table = Table::new(0).unwrap();
-    assert_eq!(table.bytes(), 128);
+    assert_eq!(table.bytes(), 192);
     let opts = Options {
         counting: Counting::Bulk,
         threads: 2,
@@ -98,9 +98,9 @@ fn a_one_bucket_table_collides_constantly_and_stays_exact() {
 
 #[test]
 fn a_full_bucket_keeps_the_deeper_entries_and_the_newer_shallow_ones() {
-    // One bucket of eight entries: a depth-5 count, then nine depth-2 counts. The depth-5
-    // entry outlives them all; of the depth-2 ones the two stored first make room for the
-    // last two, and the other seven are still there.
+    // One bucket of eight entries for depth 3 and more: a depth-5 count, then nine depth-3
+    // counts. The depth-5 entry outlives them all; of the depth-3 ones the two stored first
+    // make room for the last two, and the other seven are still there.
     let table = Table::new(0).unwrap();
     let keys = |i: u64| {
         (
@@ -112,22 +112,22 @@ fn a_full_bucket_keeps_the_deeper_entries_and_the_newer_shallow_ones() {
     table.store(k1, k2, 5, 123_456);
     for i in 0..9 {
         let (k1, k2) = keys(i);
-        table.store(k1, k2, 2, 1000 + i);
+        table.store(k1, k2, 3, 1000 + i);
     }
     assert_eq!(table.probe(k1, k2, 5), Some(123_456));
     assert_eq!(
-        table.probe(k1, k2, 2),
+        table.probe(k1, k2, 3),
         None,
         "the same keys at another depth"
     );
     for i in 0..9 {
         let (k1, k2) = keys(i);
         let want = if i < 2 { None } else { Some(1000 + i) };
-        assert_eq!(table.probe(k1, k2, 2), want, "entry {i}");
+        assert_eq!(table.probe(k1, k2, 3), want, "entry {i}");
     }
     // A count the position's keys do not verify is never returned.
     let (k1, _) = keys(8);
-    assert_eq!(table.probe(k1, 0, 2), None);
+    assert_eq!(table.probe(k1, 0, 3), None);
 }
 
 #[test]
@@ -189,13 +189,14 @@ fn a_table_too_large_to_allocate_is_an_error() {
 
 #[test]
 fn table_size_is_the_size_asked_for() {
-    // Any number of 128-byte buckets, not only powers of two: 20 GiB on a 24 GB machine.
+    // Any number of buckets, not only powers of two: 20 GiB on a 24 GB machine.
     assert_eq!(Table::new(64).unwrap().bytes(), 64 << 20);
     assert_eq!(Table::new(48).unwrap().bytes(), 48 << 20);
     assert_eq!(Table::new(3).unwrap().bytes(), 3 << 20);
-    assert_eq!(Table::new(0).unwrap().bytes(), 128);
+    // At least one bucket in each part: 128 bytes for depth 3 and more, 64 for depth 2.
+    assert_eq!(Table::new(0).unwrap().bytes(), 192);
     // More mapping threads than pages: the one page is mapped once.
-    assert_eq!(Table::with_threads(0, 3).unwrap().bytes(), 128);
+    assert_eq!(Table::with_threads(0, 3).unwrap().bytes(), 192);
     assert_eq!(Table::with_threads(1, 7).unwrap().bytes(), 1 << 20);
 }
 
@@ -259,18 +260,48 @@ fn an_auto_table_is_sized_for_the_count_and_capped_by_memory() {
         "1 GiB assumed when unknown, all kept free"
     );
     // The start position's perft 8 (84,998,978,956 leaves) meets 9,417,681 distinct positions
-    // two plies above the leaves (OEIS A083276), 144 MiB at one 16-byte entry each: the table
-    // holds two entries for each estimated one, so between a quarter of one each and five
-    // each.
+    // two plies above the leaves (OEIS A083276), 90 MiB at one 8-byte depth-2 entry each and
+    // the deep part's fifth of the table beside them: the table holds two entries for each
+    // estimated one, so between a quarter of one each and five each.
     let mb = auto_mb(84_998_978_956.0, 8, Some(24 * GIB));
-    assert!((36..=718).contains(&mb), "{mb} MiB");
-    // Its perft 9 (2,439,530,234,167) meets 96,400,068 (1471 MiB at one entry each): a small
+    assert!((22..=449).contains(&mb), "{mb} MiB");
+    // Its perft 9 (2,439,530,234,167) meets 96,400,068 (919 MiB at one entry each): a small
     // table gets more than one entry each, up to 4 GiB, not the whole memory.
     let mb = auto_mb(2_439_530_234_167.0, 9, Some(24 * GIB));
-    assert!((1471..=4096).contains(&mb), "{mb} MiB");
+    assert!((919..=4096).contains(&mb), "{mb} MiB");
     // Where one entry each is over 4 GiB already, one each it stays: perft 10 (988,187,354
-    // distinct, 15 GiB at one each) gets about that, not the 21.6 GiB cap that four each would
+    // distinct, 9.2 GiB at one each) gets about that, not the 21.6 GiB cap that four each would
     // reach.
     let mb = auto_mb(69_352_859_712_417.0, 10, Some(24 * GIB));
     assert!((4097..=20 * 1024).contains(&mb), "{mb} MiB");
+}
+
+#[test]
+fn depth_2_entries_verify_the_second_key_and_keep_zero_counts() {
+    // One bucket per part: every key meets every other.
+    let table = Table::new(0).unwrap();
+    let (key1, key2) = (0x0123_4567_89ab_cdef, 0xfedc_ba98_7654_3210);
+    // An empty entry is all zeros; a second key whose 48 compared bits are zero must not match it.
+    assert_eq!(table.probe(key1, 0, 2), None);
+    assert_eq!(table.probe(key1, key2, 2), None);
+    // A count of zero (no legal moves two plies down) is a count, not an empty entry.
+    table.store(key1, 0, 2, 0);
+    assert_eq!(table.probe(key1, 0, 2), Some(0));
+    table.store(key1, key2, 2, 47_524);
+    assert_eq!(table.probe(key1, key2, 2), Some(47_524));
+    assert_eq!(table.probe(key1, 0, 2), Some(0));
+    // Another second key in the same bucket: 48 bits differ, so no match.
+    assert_eq!(table.probe(key1, key2 ^ 1 << 40, 2), None);
+    // Same keys at another depth: the deep part, not this entry.
+    assert_eq!(table.probe(key1, key2, 3), None);
+    // Counts that do not fit the entry's 16 bits are not stored.
+    table.store(!key1, !key2, 2, 0xffff);
+    assert_eq!(table.probe(!key1, !key2, 2), None);
+    // Eight entries to a bucket: the ninth pushes out the oldest.
+    for i in 1..=8u64 {
+        table.store(key1, key2 ^ i << 32, 2, i);
+    }
+    assert_eq!(table.probe(key1, key2 ^ 8 << 32, 2), Some(8));
+    assert_eq!(table.probe(key1, key2 ^ 1 << 32, 2), Some(1));
+    assert_eq!(table.probe(key1, key2, 2), None);
 }
