@@ -329,8 +329,8 @@ const BYTES_EACH: f64 =
     std::mem::size_of::<AtomicU64>() as f64 * DEEP_SHARE as f64 / (DEEP_SHARE - 1) as f64;
 
 /// The largest table [`auto_mb`] gives more than one entry per estimated distinct position:
-/// 4 GiB, about 4 s of mapping on this project's VM.
-const SMALL_TABLE: f64 = (4u64 << 30) as f64;
+/// 8 GiB, about 9 s of mapping on this project's VM.
+const SMALL_TABLE: f64 = (8u64 << 30) as f64;
 
 /// The size in MiB of a table for a count of about `leaves` leaves at `depth` (`--hash auto`),
 /// with `available` bytes of memory (see [`available_memory`]; 1 GiB assumed when unknown).
@@ -340,15 +340,15 @@ const SMALL_TABLE: f64 = (4u64 << 30) as f64;
 /// (`leaves / b^2`, with `b` the mean branching factor `leaves^(1/depth)`) divided by 2.5 per
 /// ply beyond the fifth (the start position's nodes per distinct position grow about that fast:
 /// 2.3x, 2.6x, 2.9x, 3.0x from ply 5 to 8, OEIS A083276 against the published perft counts),
-/// two depth-2 entries each (and the deep part beside them), but no more than 4 GiB unless one
-/// entry each is more than that (then one each). Mapping costs time in proportion to size (about 1 s per GiB on this project's
-/// Zen 4 VM when the host must supply the memory), so capacity is worth it only while it saves
-/// more counting than that: the start position's perft 9 counts in 28.5 s with two entries
-/// each (1788 MiB, 30.5 s wall), 29.0 s with four (3577 MiB, 33.1 s wall), 31.1 s with about
-/// one (1024 MiB), while its perft 10 counted as fast with 10 GiB as with 20.7 GiB
-/// (measurements in docs/performance.md). Never more than the available memory less
-/// a tenth of it (at least 1 GiB left over); at least 1 MiB; none at all below depth 3, where
-/// nothing is looked up but the root.
+/// two depth-2 entries each (and the deep part beside them), but no more than 8 GiB unless one
+/// entry each is more than that (then one each). Mapping costs time in proportion to size
+/// (about 1 s per GiB on this project's Zen 4 VM when the host must supply the memory), so
+/// capacity is worth it only while it saves more counting than that: the start position's
+/// perft 9 counts in about 26-27 s with two entries each (1118 MiB), no faster with 1536 or
+/// 2048 MiB and 27.4 s with 768 MiB; its perft 10 in 338 s with one each (4953 MiB, 344 s
+/// wall), 316 s with 8 GiB (324 s wall) (measurements in docs/performance.md). Never more than
+/// the available memory less a tenth of it (at least 1 GiB left over); at least 1 MiB; none at
+/// all below depth 3, where nothing is looked up but the root.
 pub fn auto_mb(leaves: f64, depth: u32, available: Option<u64>) -> usize {
     if depth < 3 || leaves.is_nan() || leaves < 1.0 {
         return 0;
