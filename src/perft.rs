@@ -93,8 +93,8 @@ pub fn perft_bulk_baseline<S: Sliders>(pos: &mut Position, depth: u32) -> u64 {
 /// last two ([`bulk_inner`]) and the out-of-line reply count. The same generic code is
 /// compiled twice, once as the crate's target allows ([`Baseline`]) and once, on x86-64, with
 /// the x86-64-v3 instructions enabled (`v3::V3`, with or without the AVX-512 lanes): `blsr` and
-/// `andn` in the bit loops, `shrx` in the magic index. Each copy calls only itself, so the choice made at the top holds all the
-/// way down.
+/// `andn` in the bit loops, `shrx` in the magic index. Each copy calls only itself, so the
+/// choice made at the top holds all the way down.
 trait Build {
     /// Whether this copy counts the last ply of crowded boards in AVX-512 lanes.
     const LANES: bool = false;

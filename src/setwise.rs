@@ -351,7 +351,8 @@ fn king_ray(ray: V, occ: V, d: Dir) -> V {
 }
 
 /// The legal moves of each lane's board, castling and en passant left out, with `us` to move in
-/// every lane, our king on `king` and our knights among `our_knights` in every lane; and the squares the enemy attacks (with our king on the board), for castling.
+/// every lane, our king on `king` and our knights among `our_knights` in every lane; and the
+/// squares the enemy attacks (with our king on the board), for castling.
 #[target_feature(enable = "avx512f,avx512vpopcntdq,avx512cd")]
 #[inline]
 fn count_lanes<const WHITE: bool, const DIAG: bool>(

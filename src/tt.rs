@@ -128,10 +128,8 @@ fn fill<B: Empty>(part: &mut [MaybeUninit<B>]) {
 /// Writes every bucket of `memory`, by `threads` threads, each its own contiguous part.
 fn fill_with_threads<B: Empty + Send>(memory: &mut memory::Memory<B>, threads: usize) {
     let slots = memory.slots();
-    let per_thread = slots
-        .len()
-        .div_ceil(threads.clamp(1, slots.len().max(1)))
-        .max(1);
+    // At least one slot: every part has at least one bucket.
+    let per_thread = slots.len().div_ceil(threads.clamp(1, slots.len()));
     std::thread::scope(|scope| {
         let mut parts = slots.chunks_mut(per_thread);
         let first = parts.next();
