@@ -1,6 +1,7 @@
 //! Comparing slider implementations: the same perfts run with each, alternating, timed.
 
 use crate::attacks::{Classical, Magic, Sliders};
+use crate::nodes::Nodes;
 use crate::perft::{Counting, perft};
 use crate::position::Position;
 use std::time::{Duration, Instant};
@@ -10,7 +11,7 @@ use std::time::{Duration, Instant};
 pub struct Work {
     pub pos: Position,
     pub depth: u32,
-    pub expected: Option<u128>,
+    pub expected: Option<Nodes>,
 }
 
 /// One implementation's result.
@@ -20,8 +21,8 @@ pub struct Contender {
     /// The total time of the whole workload, one entry per round.
     pub times: Vec<Duration>,
     /// The count of each perft of the workload.
-    pub counts: Vec<u64>,
-    run: fn(&mut Position, u32, Counting) -> u64,
+    pub counts: Vec<Nodes>,
+    run: fn(&mut Position, u32, Counting) -> Nodes,
 }
 
 impl Contender {
@@ -42,7 +43,7 @@ impl Contender {
     }
 
     /// Nodes of the whole workload.
-    pub fn nodes(&self) -> u64 {
+    pub fn nodes(&self) -> Nodes {
         self.counts.iter().sum()
     }
 }
@@ -74,7 +75,7 @@ pub fn compare(work: &[Work], counting: Counting, rounds: u32) -> (Vec<Contender
         for i in order {
             let c = &mut all[i];
             let start = Instant::now();
-            let counts: Vec<u64> = work
+            let counts: Vec<Nodes> = work
                 .iter()
                 .map(|w| (c.run)(&mut w.pos.clone(), w.depth, counting))
                 .collect();
@@ -87,7 +88,7 @@ pub fn compare(work: &[Work], counting: Counting, rounds: u32) -> (Vec<Contender
     }
     for c in &all {
         for (w, &n) in work.iter().zip(&c.counts) {
-            if w.expected.is_some_and(|e| e != u128::from(n)) {
+            if w.expected.is_some_and(|e| e != n) {
                 problems.push(format!(
                     "{}: depth {} of {}: got {n}",
                     c.name,

@@ -10,6 +10,7 @@
 use crate::attacks::Magic;
 use crate::engine::{Divide, Engine, EngineError};
 use crate::epd::EpdEntry;
+use crate::nodes::Nodes;
 use crate::perft::{Counting, Options, divide_with};
 use crate::position::Position;
 use crate::suite::{Limits, SkipReason};
@@ -150,17 +151,17 @@ pub struct Step {
     /// Moves from the root to this position.
     pub moves: Vec<String>,
     pub depth: u32,
-    pub ours: u64,
-    pub theirs: u64,
+    pub ours: Nodes,
+    pub theirs: Nodes,
     /// The move whose count differs, that the search follows: (move, engine, ours).
-    pub follow: Option<(String, u64, u64)>,
+    pub follow: Option<(String, Nodes, Nodes)>,
 }
 
 /// How the search ended.
 #[derive(Clone, Debug)]
 pub enum Outcome {
     /// Every count agrees at the requested depth.
-    Agree { nodes: u64 },
+    Agree { nodes: Nodes },
     /// Found the position whose legal moves the engine gets wrong.
     MoveListDiffers {
         moves: Vec<String>,
@@ -185,8 +186,8 @@ pub enum Outcome {
     TotalDiffers {
         moves: Vec<String>,
         fen: String,
-        ours: u64,
-        theirs: u64,
+        ours: Nodes,
+        theirs: Nodes,
     },
     /// The engine's counts changed between calls, or its depth-1 counts are not 1.
     Inconsistent {
@@ -238,7 +239,7 @@ pub struct Report {
 }
 
 /// Our divide of `pos`: UCI name to (move, count).
-fn our_divide(pos: &Position, depth: u32) -> BTreeMap<String, (Move, u64)> {
+fn our_divide(pos: &Position, depth: u32) -> BTreeMap<String, (Move, Nodes)> {
     divide_with::<Magic>(pos, depth, Options::single(Counting::Bulk))
         .into_iter()
         .map(|(mv, n)| (mv.to_uci(pos.is_chess960()), (mv, n)))
@@ -299,7 +300,7 @@ pub fn find_divergence(
                 });
             }
         };
-        let ours_total: u64 = ours.values().map(|v| v.1).sum();
+        let ours_total: Nodes = ours.values().map(|v| v.1).sum();
         let mut step = Step {
             moves: path.clone(),
             depth,
@@ -389,9 +390,9 @@ pub fn find_divergence(
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DiffCheck {
     pub depth: u32,
-    pub expected: u128,
+    pub expected: Nodes,
     /// The engine's total; `None` if skipped or the engine failed.
-    pub engine: Option<u64>,
+    pub engine: Option<Nodes>,
     pub skipped: Option<SkipReason>,
 }
 
@@ -426,9 +427,9 @@ pub fn diff_position(
     entry: &EpdEntry,
     root: &Position,
     limits: Limits,
-    mut progress: impl FnMut(u128),
+    mut progress: impl FnMut(Nodes),
 ) -> Result<PositionDiff, EngineError> {
-    let mut counts: Vec<(u32, u128)> = entry.counts.iter().copied().filter(|c| c.0 > 0).collect();
+    let mut counts: Vec<(u32, Nodes)> = entry.counts.iter().copied().filter(|c| c.0 > 0).collect();
     counts.sort_unstable();
     let mut result = PositionDiff {
         line: entry.line,
@@ -450,7 +451,7 @@ pub fn diff_position(
             match engine.divide(&fen, root.is_chess960(), &[], depth) {
                 Ok(answer) => {
                     check.engine = Some(answer.total);
-                    if u128::from(answer.total) != expected {
+                    if answer.total != expected {
                         let report = find_divergence(engine, root, &[], depth, Some(answer))?;
                         result.failure = Some((depth, report));
                     }

@@ -12,6 +12,7 @@
 //! what cannot be read is killed (its whole process group) and started afresh on the next query;
 //! the query reports an [`EngineError`] and the caller goes on with the next position.
 
+use crate::nodes::Nodes;
 use crate::types::Square;
 use std::collections::BTreeMap;
 use std::collections::VecDeque;
@@ -78,8 +79,8 @@ impl std::error::Error for EngineError {}
 /// One answer: the count per root move and the total the engine printed.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Divide {
-    pub moves: BTreeMap<String, u64>,
-    pub total: u64,
+    pub moves: BTreeMap<String, Nodes>,
+    pub total: Nodes,
     /// Lines that were neither a move count nor the total (headers, timings...), at most a few.
     pub unread: Vec<String>,
 }
@@ -244,7 +245,7 @@ fn line_reader(output: impl Read + Send + 'static) -> Receiver<String> {
 
 /// What a line of an answer is.
 enum Line {
-    Move(String, u64),
+    Move(String, Nodes),
     Blank,
     Other,
 }
@@ -264,7 +265,7 @@ fn parse_line(line: &str) -> Result<Line, String> {
         return Ok(Line::Other);
     }
     let rest = rest.trim_start_matches(':').trim();
-    match rest.parse::<u64>() {
+    match rest.parse::<Nodes>() {
         Ok(n) => Ok(Line::Move(first.to_string(), n)),
         Err(_) => Err(format!("'{}': no count after the move", cut(t))),
     }
@@ -287,7 +288,7 @@ pub fn is_uci_move(s: &str) -> bool {
 
 impl Divide {
     /// Adds a move line; the same move twice with different counts is an error.
-    fn add(&mut self, mv: String, n: u64) -> Result<(), EngineError> {
+    fn add(&mut self, mv: String, n: Nodes) -> Result<(), EngineError> {
         match self.moves.insert(mv.clone(), n) {
             Some(old) if old != n => Err(EngineError::Garbage(format!(
                 "{mv} is listed twice, with {old} and {n}"
@@ -429,7 +430,7 @@ impl UciProcess {
         self.read_until("'Nodes searched: N'", deadline, |line| {
             if let Some(rest) = line.trim_start().strip_prefix("Nodes searched") {
                 let n = rest.trim_start_matches(':').trim();
-                total = Some(n.parse::<u64>().map_err(|_| {
+                total = Some(n.parse::<Nodes>().map_err(|_| {
                     EngineError::Garbage(format!("'{}': the total is not a number", cut(line)))
                 })?);
                 return Ok(true);
@@ -629,7 +630,7 @@ fn parse_perftree(output: &[String]) -> Result<Divide, EngineError> {
         match parse_line(line).map_err(EngineError::Garbage)? {
             Line::Move(mv, n) => answer.add(mv, n)?,
             Line::Blank => {}
-            Line::Other => match line.trim().parse::<u64>() {
+            Line::Other => match line.trim().parse::<Nodes>() {
                 Ok(n) => {
                     total = Some(n);
                     after_total = true;

@@ -7,10 +7,11 @@
 //!   `id <name>`, `epd <fen>`, then `perft <depth> <nodes>` lines; a block ends at a blank line,
 //!   the next `id`/`epd`, or the end of the file.
 //!
-//! Lines starting with `#` are comments. Counts are `u128` (the start position's depth 14 and 15
-//! counts do not fit in `u64`). The reader does not parse FENs: the caller does, so that a bad
+//! Lines starting with `#` are comments. Counts are [`Nodes`], exact at any size (the start
+//! position's depth 14 and 15 counts do not fit in `u64`). The reader does not parse FENs: the caller does, so that a bad
 //! FEN is reported with its line like any other error.
 
+use crate::nodes::{Nodes, ParseNodesError};
 use std::fmt;
 use std::io::BufRead;
 
@@ -27,7 +28,7 @@ pub struct EpdEntry {
     /// The FEN, unparsed.
     pub fen: String,
     /// `(depth, nodes)` pairs in file order.
-    pub counts: Vec<(u32, u128)>,
+    pub counts: Vec<(u32, Nodes)>,
 }
 
 impl EpdEntry {
@@ -69,10 +70,12 @@ pub enum EpdErrorKind {
     TooLong,
     /// A `;`-field that is not `D<depth> <nodes>` or `id <name>`.
     BadField(String),
-    /// A depth that is not a positive integer.
+    /// A depth that is not an integer from 0 to [`MAX_DEPTH`].
     BadDepth(String),
-    /// A node count that is not a non-negative integer below 2^128.
+    /// A node count that is not a non-negative integer.
     BadCount(String),
+    /// A node count of more than 768 bits (no perft of depth 64 or less reaches it).
+    CountTooLarge(String),
     /// A depth listed twice for one position.
     DuplicateDepth(u32),
     /// A position without any depth to check.
@@ -101,10 +104,19 @@ impl fmt::Display for EpdErrorKind {
                 "unknown field '{}' (expected 'D<depth> <nodes>' or 'id <name>')",
                 s.escape_debug()
             ),
-            BadDepth(s) => write!(f, "depth '{}' is not a positive integer", s.escape_debug()),
+            BadDepth(s) => write!(
+                f,
+                "depth '{}' is not an integer from 0 to {MAX_DEPTH}",
+                s.escape_debug()
+            ),
             BadCount(s) => write!(
                 f,
-                "node count '{}' is not a non-negative integer below 2^128",
+                "node count '{}' is not a non-negative integer",
+                s.escape_debug()
+            ),
+            CountTooLarge(s) => write!(
+                f,
+                "node count '{}' is too large (no perft of depth 64 or less reaches 2^768)",
                 s.escape_debug()
             ),
             DuplicateDepth(d) => write!(f, "depth {d} is listed twice"),
@@ -124,7 +136,7 @@ struct Block {
     start: usize,
     id: Option<String>,
     fen: Option<(usize, String)>,
-    counts: Vec<(u32, u128)>,
+    counts: Vec<(u32, Nodes)>,
     open: bool,
 }
 
@@ -156,21 +168,21 @@ pub fn parse_str(text: &str) -> Vec<Result<EpdEntry, EpdError>> {
     read(text.as_bytes()).collect()
 }
 
+/// The deepest depth a suite may list: the same bound as `--depth`.
+pub const MAX_DEPTH: u32 = 64;
+
 fn parse_depth(s: &str) -> Result<u32, EpdErrorKind> {
     match s.parse::<u32>() {
-        Ok(d) if d > 0 && s.bytes().all(|b| b.is_ascii_digit()) => Ok(d),
+        Ok(d) if d <= MAX_DEPTH && s.bytes().all(|b| b.is_ascii_digit()) => Ok(d),
         _ => Err(EpdErrorKind::BadDepth(short(s))),
     }
 }
 
-fn parse_count(s: &str) -> Result<u128, EpdErrorKind> {
-    if !s.is_empty()
-        && s.bytes().all(|b| b.is_ascii_digit())
-        && let Ok(n) = s.parse::<u128>()
-    {
-        return Ok(n);
-    }
-    Err(EpdErrorKind::BadCount(short(s)))
+fn parse_count(s: &str) -> Result<Nodes, EpdErrorKind> {
+    s.parse::<Nodes>().map_err(|e| match e {
+        ParseNodesError::NotANumber => EpdErrorKind::BadCount(short(s)),
+        ParseNodesError::TooLarge => EpdErrorKind::CountTooLarge(short(s)),
+    })
 }
 
 fn short(s: &str) -> String {
@@ -181,7 +193,7 @@ fn short(s: &str) -> String {
     }
 }
 
-fn add_count(counts: &mut Vec<(u32, u128)>, depth: u32, n: u128) -> Result<(), EpdErrorKind> {
+fn add_count(counts: &mut Vec<(u32, Nodes)>, depth: u32, n: Nodes) -> Result<(), EpdErrorKind> {
     if counts.iter().any(|&(d, _)| d == depth) {
         return Err(EpdErrorKind::DuplicateDepth(depth));
     }

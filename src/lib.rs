@@ -20,6 +20,7 @@ pub mod diff;
 pub mod engine;
 pub mod epd;
 pub mod movegen;
+pub mod nodes;
 pub mod perft;
 pub mod position;
 #[cfg(target_arch = "x86_64")]
@@ -33,6 +34,7 @@ pub mod uci;
 
 pub use attacks::{Classical, Magic, Sliders};
 pub use bitboard::Bitboard;
+pub use nodes::Nodes;
 pub use perft::Counting;
 pub use position::{FenError, Position};
 pub use types::{Color, Move, MoveKind, Piece, PieceKind, Square};

@@ -107,6 +107,7 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
         None => {}
     }
     let common = &cli.common;
+    cli.suite.check_limits_need_a_suite()?;
     perft::perft::allow_lanes(!common.no_lanes);
     if let Some(depth) = cli.tree.tree_depth {
         return count::run_perftree(&cli.tree, common, depth);

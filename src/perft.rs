@@ -3,10 +3,12 @@
 use crate::attacks::Sliders;
 use crate::bitboard::Bitboard;
 use crate::movegen::{self, MoveList, PawnTargets, Sink};
+use crate::nodes::Nodes;
 use crate::position::{Board, CastlePaths, Position};
-use crate::tt::Table;
+use crate::tt::{Records, Table};
 use crate::types::{Move, MoveKind, PieceKind, Square};
 use std::marker::PhantomData;
+use std::ops::AddAssign;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// How the last ply is counted.
@@ -18,21 +20,74 @@ pub enum Counting {
     NoBulk,
 }
 
-/// Perft of `pos` to `depth` plies (`depth` 0 is one node). The position is restored on return.
-pub fn perft<S: Sliders>(pos: &mut Position, depth: u32, counting: Counting) -> u64 {
+/// Subtrees of this many plies or fewer are counted in `u64`, deeper ones in [`Nodes`]: every
+/// position the parser accepts has fewer than [`movegen::MAX_MOVES`] = 1104 legal moves, and
+/// 1104^6 < 2^64, so no count of six plies can overflow a `u64` (see [`crate::nodes`]). The
+/// plies above are made and unmade one by one ([`wide`]), so the hot code never adds wide
+/// numbers and never checks for overflow.
+pub const NARROW_DEPTH: u32 = 6;
+const _: () = assert!((movegen::MAX_MOVES as u128).pow(NARROW_DEPTH) < 1 << 64);
+
+/// Perft of `pos` to `depth` plies (`depth` 0 is one node), exact at any depth. The position
+/// is restored on return.
+pub fn perft<S: Sliders>(pos: &mut Position, depth: u32, counting: Counting) -> Nodes {
+    wide::<S, Nodes, Table, _>(pos, depth, None, &mut |p, d| {
+        Nodes::from(narrow::<S>(p, d, counting))
+    })
+}
+
+/// [`perft`] of a subtree of at most [`NARROW_DEPTH`] plies.
+fn narrow<S: Sliders>(pos: &mut Position, depth: u32, counting: Counting) -> u64 {
     match counting {
-        Counting::Bulk => perft_bulk::<S>(pos, depth),
-        Counting::NoBulk => perft_no_bulk::<S>(pos, depth),
+        Counting::Bulk => bulk_narrow::<S>(pos, depth),
+        Counting::NoBulk => no_bulk_narrow::<S>(pos, depth),
     }
+}
+
+/// The plies of a count more than [`NARROW_DEPTH`] above the leaves: each move made and
+/// unmade, its subtree counted by `narrow` once it is that shallow, the results added up as
+/// `W` ([`Nodes`], or statistics of them) and, with a table, looked up and stored whole. The
+/// one walk of those plies, for counts and statistics alike.
+pub(crate) fn wide<S: Sliders, W: Copy + Default + AddAssign, T: Records<W>, F>(
+    pos: &mut Position,
+    depth: u32,
+    table: Option<&T>,
+    narrow: &mut F,
+) -> W
+where
+    F: FnMut(&mut Position, u32) -> W,
+{
+    if depth <= NARROW_DEPTH {
+        return narrow(pos, depth);
+    }
+    let keys = (pos.key(), pos.key2());
+    if let Some(w) = table.and_then(|t| t.probe_record(keys, depth)) {
+        return w;
+    }
+    let moves = movegen::legal_moves::<S>(pos);
+    let mut total = W::default();
+    for &mv in &moves {
+        let undo = pos.make(mv);
+        total += wide::<S, W, T, F>(pos, depth - 1, table, narrow);
+        pos.unmake(mv, &undo);
+    }
+    if let Some(t) = table {
+        t.store_record(keys, depth, total);
+    }
+    total
 }
 
 /// Perft with bulk counting at the last ply. On an x86-64 CPU with the instructions of
 /// x86-64-v3 (BMI1, BMI2, AVX2...: Haswell, Excavator and later) the count runs a copy of the
 /// code compiled for them (see [`bulk_code`]), and where it also has AVX-512 (and
 /// [`allow_lanes`] has not forbidden them) the copy that counts the last ply in lanes;
-/// elsewhere the baseline copy. The CPU is asked once per call (a cached flag), never inside
-/// the count.
-pub fn perft_bulk<S: Sliders>(pos: &mut Position, depth: u32) -> u64 {
+/// elsewhere the baseline copy. The CPU is asked once per subtree of [`NARROW_DEPTH`] plies (a
+/// cached flag), never inside the count.
+pub fn perft_bulk<S: Sliders>(pos: &mut Position, depth: u32) -> Nodes {
+    perft::<S>(pos, depth, Counting::Bulk)
+}
+
+fn bulk_narrow<S: Sliders>(pos: &mut Position, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => movegen::count_legal::<S>(pos),
@@ -81,12 +136,14 @@ pub fn allow_lanes(allowed: bool) {
 /// [`perft_bulk`] always in the baseline copy (the one for every CPU the binary targets), for
 /// comparing the two copies: the suite tests check that its counts agree with the published
 /// ones, and `benches/perft.rs` times both.
-pub fn perft_bulk_baseline<S: Sliders>(pos: &mut Position, depth: u32) -> u64 {
-    match depth {
-        0 => 1,
-        1 => movegen::count_legal::<S>(pos),
-        _ => bulk_baseline::<S>(pos, depth),
-    }
+pub fn perft_bulk_baseline<S: Sliders>(pos: &mut Position, depth: u32) -> Nodes {
+    wide::<S, Nodes, Table, _>(pos, depth, None, &mut |p, d| {
+        Nodes::from(match d {
+            0 => 1,
+            1 => movegen::count_legal::<S>(p),
+            _ => bulk_baseline::<S>(p, d),
+        })
+    })
 }
 
 /// One compiled copy of the bulk count's hot code: the recursion over the plies above the
@@ -376,7 +433,11 @@ fn bulk_inner<S: Sliders, B: Build>(pos: &mut Position, depth: u32) -> u64 {
 }
 
 /// Perft without bulk counting: every move is made, down to depth 0.
-pub fn perft_no_bulk<S: Sliders>(pos: &mut Position, depth: u32) -> u64 {
+pub fn perft_no_bulk<S: Sliders>(pos: &mut Position, depth: u32) -> Nodes {
+    perft::<S>(pos, depth, Counting::NoBulk)
+}
+
+fn no_bulk_narrow<S: Sliders>(pos: &mut Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
@@ -385,16 +446,28 @@ pub fn perft_no_bulk<S: Sliders>(pos: &mut Position, depth: u32) -> u64 {
     let mut nodes = 0;
     for &mv in &moves {
         let undo = pos.make(mv);
-        nodes += perft_no_bulk::<S>(pos, depth - 1);
+        nodes += no_bulk_narrow::<S>(pos, depth - 1);
         pos.unmake(mv, &undo);
     }
     nodes
 }
 
 /// Perft with a transposition table (`depth` >= 0): interior nodes of depth 2 and more are
-/// looked up and stored; the last ply is counted as `counting` says. Runs the x86-64-v3 copy
-/// where the CPU allows, as [`perft_bulk`] does.
+/// looked up and stored (those above [`NARROW_DEPTH`] in the table's wide part, exactly at any
+/// size); the last ply is counted as `counting` says. Runs the x86-64-v3 copy where the CPU
+/// allows, as [`perft_bulk`] does.
 pub fn perft_hashed<S: Sliders>(
+    pos: &mut Position,
+    depth: u32,
+    counting: Counting,
+    tt: &Table,
+) -> Nodes {
+    wide::<S, Nodes, Table, _>(pos, depth, Some(tt), &mut |p, d| {
+        Nodes::from(hashed_narrow::<S>(p, d, counting, tt))
+    })
+}
+
+fn hashed_narrow<S: Sliders>(
     pos: &mut Position,
     depth: u32,
     counting: Counting,
@@ -432,7 +505,7 @@ fn hashed_inner<S: Sliders, B: Build>(
     tt: &Table,
 ) -> u64 {
     if depth < 2 {
-        return perft::<S>(pos, depth, counting);
+        return narrow::<S>(pos, depth, counting);
     }
     let (key1, key2) = (pos.key(), pos.key2());
     if let Some(n) = tt.probe(key1, key2, depth) {
@@ -477,22 +550,22 @@ const EXACT_LEAVES: u64 = 1_000_000;
 /// leaf parents).
 pub fn estimate_leaves<S: Sliders>(pos: &Position, depth: u32) -> f64 {
     let mut p = pos.clone();
-    let (mut d, mut n) = (0, 1);
+    let (mut d, mut n) = (0, 1.0);
     // Perft 2 and 3, once counted: the extrapolation's base and growth.
     let mut n2_n3 = (1.0, 1.0);
-    while d < depth && (d < 3 || n < EXACT_LEAVES) {
+    while d < depth && (d < 3 || n < EXACT_LEAVES as f64) {
         d += 1;
         let before = n;
-        n = perft::<S>(&mut p, d, Counting::Bulk);
-        if n == 0 {
+        n = perft::<S>(&mut p, d, Counting::Bulk).to_f64();
+        if n == 0.0 {
             return 0.0;
         }
         if d == 3 {
-            n2_n3 = (before as f64, n as f64);
+            n2_n3 = (before, n);
         }
     }
     if d == depth {
-        return n as f64;
+        return n;
     }
     let (n2, n3) = n2_n3;
     n3 * (n3 / n2).powi(depth as i32 - 3)
@@ -520,7 +593,7 @@ impl Options<'_> {
 }
 
 /// Perft of `pos` to `depth` on this thread, through the table if `opts` has one.
-fn count<S: Sliders>(pos: &mut Position, depth: u32, opts: &Options<'_>) -> u64 {
+fn count<S: Sliders>(pos: &mut Position, depth: u32, opts: &Options<'_>) -> Nodes {
     match opts.table {
         Some(tt) => perft_hashed::<S>(pos, depth, opts.counting, tt),
         None => perft::<S>(pos, depth, opts.counting),
@@ -581,7 +654,11 @@ pub(crate) fn split<S: Sliders>(pos: &mut Position, depth: u32, threads: usize) 
 
 /// The divide (count under each root move, generation order) with `opts`: several threads share
 /// the work through an atomic task index, and the table if there is one. `depth` >= 1.
-pub fn divide_with<S: Sliders>(pos: &Position, depth: u32, opts: Options<'_>) -> Vec<(Move, u64)> {
+pub fn divide_with<S: Sliders>(
+    pos: &Position,
+    depth: u32,
+    opts: Options<'_>,
+) -> Vec<(Move, Nodes)> {
     let depth = depth.max(1);
     let mut root = pos.clone();
     let roots: Vec<Move> = movegen::legal_moves::<S>(&root).to_vec();
@@ -653,9 +730,9 @@ pub(crate) fn per_root<T: Default + std::ops::AddAssign>(
 }
 
 /// Perft with `opts` (threads, table); depth 0 is one node.
-pub fn perft_with<S: Sliders>(pos: &Position, depth: u32, opts: Options<'_>) -> u64 {
+pub fn perft_with<S: Sliders>(pos: &Position, depth: u32, opts: Options<'_>) -> Nodes {
     if depth == 0 {
-        return 1;
+        return Nodes::ONE;
     }
     if opts.threads <= 1 {
         return count::<S>(&mut pos.clone(), depth, &opts);
@@ -668,8 +745,12 @@ pub fn perft_with<S: Sliders>(pos: &Position, depth: u32, opts: Options<'_>) -> 
 
 /// [`divide_with`] as the text users compare: `(UCI move, count)` sorted by move, castling
 /// written as the position's rules require.
-pub fn divide_uci<S: Sliders>(pos: &Position, depth: u32, opts: Options<'_>) -> Vec<(String, u64)> {
-    let mut lines: Vec<(String, u64)> = divide_with::<S>(pos, depth, opts)
+pub fn divide_uci<S: Sliders>(
+    pos: &Position,
+    depth: u32,
+    opts: Options<'_>,
+) -> Vec<(String, Nodes)> {
+    let mut lines: Vec<(String, Nodes)> = divide_with::<S>(pos, depth, opts)
         .into_iter()
         .map(|(mv, n)| (mv.to_uci(pos.is_chess960()), n))
         .collect();

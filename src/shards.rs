@@ -19,6 +19,7 @@
 
 use crate::attacks::Sliders;
 use crate::movegen::{count_legal, legal_moves};
+use crate::nodes::Nodes;
 use crate::perft::{Counting, Options, perft_with};
 use crate::position::Position;
 use crate::stats::{Stats, StatsTable, stats_with};
@@ -245,11 +246,11 @@ fn estimate<S: Sliders>(pos: &Position, depth: u32, sample: u32) -> f64 {
     }
     let sample = sample.min(depth);
     let n = if sample == 1 {
-        count_legal::<S>(pos)
+        count_legal::<S>(pos) as f64
     } else {
-        perft_with::<S>(pos, sample, Options::single(Counting::Bulk))
+        perft_with::<S>(pos, sample, Options::single(Counting::Bulk)).to_f64()
     };
-    (n.max(1) as f64).powf(f64::from(depth) / f64::from(sample))
+    (n.max(1.0)).powf(f64::from(depth) / f64::from(sample))
 }
 
 /// What `perft split` was asked.
@@ -261,7 +262,44 @@ pub struct SplitRequest {
     pub chess960: bool,
     pub depth: u32,
     pub at: u32,
+    /// Shard files asked for; never more are written than there are jobs.
     pub shards: usize,
+    /// Replace the files of an earlier split in the output directory (its manifest, shards and
+    /// results); without it, a directory that holds anything is refused.
+    pub force: bool,
+}
+
+/// Makes `out` ready for a split: created if missing; refused if it holds anything, unless
+/// `force`, which removes the files of an earlier split (`manifest.json`, `shard-NNNN.jobs`,
+/// `shard-NNNN.results`) so that none of its results is left beside the new shards.
+fn prepare_out(out: &Path, force: bool) -> Result<(), ShardError> {
+    let err = |m: String| ShardError::new(out, None, m);
+    std::fs::create_dir_all(out).map_err(|e| err(format!("cannot create the directory: {e}")))?;
+    let entries: Vec<std::fs::DirEntry> = std::fs::read_dir(out)
+        .map_err(|e| err(format!("cannot read the directory: {e}")))?
+        .collect::<Result<_, _>>()
+        .map_err(|e| err(format!("cannot read the directory: {e}")))?;
+    if entries.is_empty() {
+        return Ok(());
+    }
+    if !force {
+        return Err(err(format!(
+            "the directory is not empty ({} entries); a split there would orphan the results \
+             beside it: choose an empty or new directory, or --force to replace an earlier split",
+            entries.len()
+        )));
+    }
+    for e in entries {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let ours = name == "manifest.json"
+            || (name.starts_with("shard-")
+                && (name.ends_with(".jobs") || name.ends_with(".results")));
+        if ours {
+            std::fs::remove_file(e.path())
+                .map_err(|x| ShardError::new(&e.path(), None, format!("cannot remove: {x}")))?;
+        }
+    }
+    Ok(())
 }
 
 /// The manifest of a split (`manifest.json`).
@@ -309,7 +347,8 @@ pub fn split<S: Sliders>(
         .collect();
     // Longest first, each to the least loaded shard (ties: the lower id, the lower shard).
     work.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-    let shards = req.shards.max(1);
+    // Never more shards than jobs: an empty shard is a file to run for nothing.
+    let shards = req.shards.clamp(1, jobs.len().max(1));
     let mut load = vec![0.0f64; shards];
     let mut heap: std::collections::BinaryHeap<std::cmp::Reverse<(u64, usize)>> =
         (0..shards).map(|s| std::cmp::Reverse((0, s))).collect();
@@ -340,8 +379,7 @@ pub fn split<S: Sliders>(
         sum += job.multiplicity;
     }
     let id = format!("{hash:016x}");
-    std::fs::create_dir_all(out)
-        .map_err(|e| ShardError::new(out, None, format!("cannot create the directory: {e}")))?;
+    prepare_out(out, req.force)?;
     for (n, body) in bodies.iter().enumerate() {
         let path = out.join(shard_name(n));
         let text = format!("# perft split {id} shard {n} of {shards} rules {rules}\n{body}");
@@ -485,7 +523,7 @@ pub fn read_shard(path: &Path) -> Result<Shard, ShardError> {
 #[derive(Clone, Debug, PartialEq)]
 pub struct JobResult {
     pub id: u64,
-    pub count: u64,
+    pub count: Nodes,
     pub seconds: f64,
     pub stats: Option<Stats>,
 }
@@ -625,28 +663,29 @@ pub fn read_results(shard: &Shard) -> Result<Results, ShardError> {
                 fields.len()
             )));
         }
-        let numbers: Option<Vec<u64>> = fields
+        let counts: Option<Vec<Nodes>> = fields
             .iter()
             .enumerate()
-            .filter(|&(i, _)| i != 2)
-            .map(|(_, f)| f.parse::<u64>().ok())
+            .filter(|&(i, _)| i != 0 && i != 2)
+            .map(|(_, f)| f.parse::<Nodes>().ok())
             .collect();
-        let (Some(numbers), Ok(seconds)) = (numbers, fields[2].parse::<f64>()) else {
+        let (Ok(id), Some(counts), Ok(seconds)) =
+            (fields[0].parse::<u64>(), counts, fields[2].parse::<f64>())
+        else {
             return Err(bad("a field is not a number".to_string()));
         };
-        let id = numbers[0];
         if !ids.contains(&id) {
             return Err(bad(format!("job {id} is not in {}", shard.path.display())));
         }
         let stats = (want == 16).then(|| {
-            let mut a = [0u64; 13];
-            a.copy_from_slice(&numbers[2..15]);
+            let mut a = [Nodes::ZERO; 13];
+            a.copy_from_slice(&counts[1..14]);
             Stats::from_array(a)
         });
         out.results.push((
             JobResult {
                 id,
-                count: numbers[1],
+                count: counts[0],
                 seconds,
                 stats,
             },
@@ -662,7 +701,7 @@ pub struct WorkSummary {
     pub jobs: usize,
     pub already_done: usize,
     pub counted: usize,
-    pub nodes: u64,
+    pub nodes: Nodes,
     /// A cut-short last line was removed (and its job redone).
     pub repaired: bool,
 }
@@ -682,7 +721,7 @@ pub fn work<S: Sliders>(
     shard: &Shard,
     existing: &Results,
     opts: WorkOptions<'_>,
-    progress: impl Fn(u64) + Sync,
+    progress: impl Fn(Nodes) + Sync,
 ) -> Result<WorkSummary, ShardError> {
     let path = shard.results_path();
     let want_stats = opts.stats.is_some();
@@ -725,7 +764,7 @@ pub fn work<S: Sliders>(
     let next = AtomicUsize::new(0);
     let file = Mutex::new(file);
     let failure: Mutex<Option<ShardError>> = Mutex::new(None);
-    let nodes = std::sync::atomic::AtomicU64::new(0);
+    let nodes = Mutex::new(Nodes::ZERO);
     let counted = AtomicUsize::new(0);
     std::thread::scope(|scope| {
         for _ in 0..opts.threads.max(1) {
@@ -773,7 +812,9 @@ pub fn work<S: Sliders>(
                         }
                         break;
                     }
-                    nodes.fetch_add(count, Ordering::Relaxed);
+                    if let Ok(mut n) = nodes.lock() {
+                        *n += count;
+                    }
                     counted.fetch_add(1, Ordering::Relaxed);
                     progress(count);
                 }
@@ -784,7 +825,7 @@ pub fn work<S: Sliders>(
         return Err(e);
     }
     summary.counted = counted.into_inner();
-    summary.nodes = nodes.into_inner();
+    summary.nodes = nodes.into_inner().unwrap_or_else(|e| e.into_inner());
     Ok(summary)
 }
 
@@ -793,13 +834,13 @@ pub fn work<S: Sliders>(
 pub struct Merged {
     pub manifest: Option<Manifest>,
     /// `sum(multiplicity x count)`: perft `depth` of the root.
-    pub total: u128,
+    pub total: Nodes,
     /// The same for every statistics field, if the results carry statistics.
-    pub stats: Option<[u128; 13]>,
+    pub stats: Option<Stats>,
     pub jobs: u64,
     pub jobs_done: u64,
     /// Nodes the workers counted (each unique position once).
-    pub nodes: u128,
+    pub nodes: Nodes,
     pub seconds: f64,
     /// Jobs without a result: (shard number, id).
     pub missing: Vec<(usize, u64)>,
@@ -847,7 +888,7 @@ pub fn merge(dir: &Path) -> Result<Merged, ShardError> {
         ..Merged::default()
     };
     let mut stats_on: Option<bool> = None;
-    let mut stats_sum = [0u128; 13];
+    let mut stats_sum = Stats::default();
     let mut jobs_seen = 0u64;
     let mut mult_seen = 0u64;
     for n in 0..manifest.shards {
@@ -894,7 +935,7 @@ pub fn merge(dir: &Path) -> Result<Merged, ShardError> {
                 _ => stats_on = Some(on),
             }
         }
-        let mut found: HashMap<u64, (u64, Option<Stats>, usize)> = HashMap::new();
+        let mut found: HashMap<u64, (Nodes, Option<Stats>, usize)> = HashMap::new();
         for (r, line) in &results.results {
             match found.get(&r.id) {
                 Some(&(count, stats, first)) if count != r.count || stats != r.stats => {
@@ -920,12 +961,10 @@ pub fn merge(dir: &Path) -> Result<Merged, ShardError> {
             match found.get(&job.id) {
                 Some(&(count, stats, _)) => {
                     merged.jobs_done += 1;
-                    merged.nodes += u128::from(count);
-                    merged.total += u128::from(job.multiplicity) * u128::from(count);
+                    merged.nodes += count;
+                    merged.total += count * job.multiplicity;
                     if let Some(s) = stats {
-                        for (sum, v) in stats_sum.iter_mut().zip(s.to_array()) {
-                            *sum += u128::from(job.multiplicity) * u128::from(v);
-                        }
+                        stats_sum += Stats::from_array(s.to_array().map(|v| v * job.multiplicity));
                     }
                 }
                 None => merged.missing.push((n, job.id)),

@@ -21,35 +21,37 @@
 use crate::attacks::{self, Sliders};
 use crate::bitboard::Bitboard;
 use crate::movegen::{self, PawnTargets, Sink};
-use crate::perft::{per_root, run_tasks, split};
+use crate::nodes::{Nodes, Tally};
+use crate::perft::{per_root, run_tasks, split, wide};
 use crate::position::{Board, Position};
-use crate::tt::TableError;
+use crate::tt::{RecordTable, Records, TableError};
 use crate::types::{Color, Move, MoveKind, PieceKind, Square};
 use std::marker::PhantomData;
 use std::ops::{Add, AddAssign};
-use std::sync::Mutex;
 
-/// The statistics of the leaves at one depth (the Grand Chess Tree's fields).
+/// The statistics of the leaves at one depth (the Grand Chess Tree's fields), each an exact
+/// [`Nodes`] count; the hot code of shallow subtrees adds them up as `Stats<u64>` (see
+/// [`crate::nodes`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Stats {
-    pub nodes: u64,
-    pub captures: u64,
-    pub enpassants: u64,
-    pub castles: u64,
-    pub promotions: u64,
-    pub direct_checks: u64,
-    pub single_discovered_checks: u64,
-    pub direct_discovered_checks: u64,
-    pub double_discovered_checks: u64,
-    pub direct_mates: u64,
-    pub single_discovered_mates: u64,
-    pub direct_discovered_mates: u64,
-    pub double_discovered_mates: u64,
+pub struct Stats<N = Nodes> {
+    pub nodes: N,
+    pub captures: N,
+    pub enpassants: N,
+    pub castles: N,
+    pub promotions: N,
+    pub direct_checks: N,
+    pub single_discovered_checks: N,
+    pub direct_discovered_checks: N,
+    pub double_discovered_checks: N,
+    pub direct_mates: N,
+    pub single_discovered_mates: N,
+    pub direct_discovered_mates: N,
+    pub double_discovered_mates: N,
 }
 
-impl Stats {
+impl Stats<u64> {
     /// One leaf with nothing to say about the move that led to it (depth 0: the root itself).
-    pub const ONE: Stats = Stats {
+    pub const ONE: Stats<u64> = Stats {
         nodes: 1,
         captures: 0,
         enpassants: 0,
@@ -64,26 +66,28 @@ impl Stats {
         direct_discovered_mates: 0,
         double_discovered_mates: 0,
     };
+}
 
-    /// The fields' names, in declaration order (as [`Stats::to_array`] lists them).
-    pub const NAMES: [&'static str; 13] = [
-        "nodes",
-        "captures",
-        "enpassants",
-        "castles",
-        "promotions",
-        "direct_checks",
-        "single_discovered_checks",
-        "direct_discovered_checks",
-        "double_discovered_checks",
-        "direct_mates",
-        "single_discovered_mates",
-        "direct_discovered_mates",
-        "double_discovered_mates",
-    ];
+/// The fields' names, in declaration order (as [`Stats::to_array`] lists them).
+pub const FIELD_NAMES: [&str; 13] = [
+    "nodes",
+    "captures",
+    "enpassants",
+    "castles",
+    "promotions",
+    "direct_checks",
+    "single_discovered_checks",
+    "direct_discovered_checks",
+    "double_discovered_checks",
+    "direct_mates",
+    "single_discovered_mates",
+    "direct_discovered_mates",
+    "double_discovered_mates",
+];
 
+impl<N: Tally> Stats<N> {
     /// The fields in declaration order.
-    pub fn to_array(&self) -> [u64; 13] {
+    pub fn to_array(&self) -> [N; 13] {
         [
             self.nodes,
             self.captures,
@@ -102,7 +106,7 @@ impl Stats {
     }
 
     /// The inverse of [`Stats::to_array`].
-    pub fn from_array(a: [u64; 13]) -> Stats {
+    pub fn from_array(a: [N; 13]) -> Stats<N> {
         Stats {
             nodes: a[0],
             captures: a[1],
@@ -121,7 +125,7 @@ impl Stats {
     }
 
     /// Leaves in check that are not mates.
-    pub fn total_checks(&self) -> u64 {
+    pub fn total_checks(&self) -> N {
         self.direct_checks
             + self.single_discovered_checks
             + self.direct_discovered_checks
@@ -129,7 +133,7 @@ impl Stats {
     }
 
     /// Leaves in check without a legal move.
-    pub fn total_mates(&self) -> u64 {
+    pub fn total_mates(&self) -> N {
         self.direct_mates
             + self.single_discovered_mates
             + self.direct_discovered_mates
@@ -137,36 +141,61 @@ impl Stats {
     }
 
     /// The Wiki's "Checks" column: every leaf in check, mates included.
-    pub fn checks(&self) -> u64 {
+    pub fn checks(&self) -> N {
         self.total_checks() + self.total_mates()
     }
 
     /// The Wiki's "Discovery Checks" column.
-    pub fn discovery_checks(&self) -> u64 {
+    pub fn discovery_checks(&self) -> N {
         self.single_discovered_checks
     }
 
     /// The Wiki's "Double Checks" column.
-    pub fn double_checks(&self) -> u64 {
+    pub fn double_checks(&self) -> N {
         self.direct_discovered_checks + self.double_discovered_checks
     }
 
     /// The Wiki's "Checkmates" column.
-    pub fn checkmates(&self) -> u64 {
+    pub fn checkmates(&self) -> N {
         self.total_mates()
     }
 }
 
-impl AddAssign for Stats {
-    fn add_assign(&mut self, o: Stats) {
+impl<N: Tally> Stats<N> {
+    /// The same record in exact [`Nodes`].
+    pub fn widen(&self) -> Stats<Nodes> {
+        Stats::from_array(self.to_array().map(Tally::widen))
+    }
+}
+
+impl<N: Tally + serde::Serialize> serde::Serialize for Stats<N> {
+    /// The one JSON form of a record, in every report (`--stats --json`, `perft merge --json`):
+    /// the fields in declaration order, with `total_checks` after the checks and `total_mates`
+    /// after the mates.
+    fn serialize<Z: serde::Serializer>(&self, z: Z) -> Result<Z::Ok, Z::Error> {
+        use serde::ser::SerializeStruct;
+        let mut out = z.serialize_struct("Stats", 15)?;
+        for (i, (name, v)) in FIELD_NAMES.iter().zip(self.to_array()).enumerate() {
+            out.serialize_field(name, &v)?;
+            if i == 8 {
+                out.serialize_field("total_checks", &self.total_checks())?;
+            }
+        }
+        out.serialize_field("total_mates", &self.total_mates())?;
+        out.end()
+    }
+}
+
+impl<N: Tally> AddAssign for Stats<N> {
+    fn add_assign(&mut self, o: Stats<N>) {
         let (a, b) = (self.to_array(), o.to_array());
         *self = Stats::from_array(std::array::from_fn(|i| a[i] + b[i]));
     }
 }
 
-impl Add for Stats {
-    type Output = Stats;
-    fn add(mut self, o: Stats) -> Stats {
+impl<N: Tally> Add for Stats<N> {
+    type Output = Stats<N>;
+    fn add(mut self, o: Stats<N>) -> Stats<N> {
         self += o;
         self
     }
@@ -179,8 +208,20 @@ pub fn stats<S: Sliders>(pos: &mut Position, depth: u32) -> Stats {
 }
 
 /// [`stats`] through `table` if there is one: interior nodes of depth 2 and more are looked up
-/// and stored.
+/// and stored. Subtrees of [`NARROW_DEPTH`](crate::perft::NARROW_DEPTH) plies or fewer are added up in `u64`, deeper ones
+/// in [`Nodes`].
 fn count<S: Sliders>(pos: &mut Position, depth: u32, table: Option<&StatsTable>) -> Stats {
+    wide::<S, Stats, StatsTable, _>(pos, depth, table, &mut |p, d| {
+        narrow::<S>(p, d, table.map(|t| &t.narrow)).widen()
+    })
+}
+
+/// [`count`] of a subtree of at most [`NARROW_DEPTH`](crate::perft::NARROW_DEPTH) plies.
+fn narrow<S: Sliders>(
+    pos: &mut Position,
+    depth: u32,
+    table: Option<&RecordTable<Stats<u64>>>,
+) -> Stats<u64> {
     match depth {
         0 => return Stats::ONE,
         1 => return leaf_stats::<S>(pos),
@@ -194,7 +235,7 @@ fn count<S: Sliders>(pos: &mut Position, depth: u32, table: Option<&StatsTable>)
     let mut total = Stats::default();
     for &mv in &moves {
         let undo = pos.make(mv);
-        total += count::<S>(pos, depth - 1, table);
+        total += narrow::<S>(pos, depth - 1, table);
         pos.unmake(mv, &undo);
     }
     if let Some(t) = table {
@@ -225,7 +266,7 @@ fn discoverers(board: &Board, us: Color) -> Bitboard {
 
 /// The statistics of the leaves one ply below `pos`: its legal moves, classified from the
 /// generator's target sets (see the module documentation).
-pub fn leaf_stats<S: Sliders>(pos: &Position) -> Stats {
+pub fn leaf_stats<S: Sliders>(pos: &Position) -> Stats<u64> {
     let board = pos.board();
     let us = board.side_to_move();
     let eksq = board.king(!us);
@@ -259,7 +300,7 @@ struct LeafSink<'a, S> {
     /// By piece kind: the squares from which that kind attacks the enemy king.
     check_squares: [Bitboard; 6],
     discoverers: Bitboard,
-    st: Stats,
+    st: Stats<u64>,
     sliders: PhantomData<S>,
 }
 
@@ -365,7 +406,7 @@ const PROMOTIONS: [PieceKind; 4] = [
 /// inlined at each of the sink's play sites, the reply count made the leaf pass's code some
 /// 300 KB (1.06 s against 0.19 s plain for Kiwipete depth 5, one thread; 0.87 s out of line).
 #[inline(never)]
-fn record<S: Sliders>(child: &Board, parent: &Position, dest: Square, st: &mut Stats) {
+fn record<S: Sliders>(child: &Board, parent: &Position, dest: Square, st: &mut Stats<u64>) {
     let checkers = child.checkers();
     if checkers.is_empty() {
         return;
@@ -405,7 +446,7 @@ fn has_reply<S: Sliders>(child: &Board, parent: &Position) -> bool {
 /// The statistics of the one leaf `mv` (a legal move of `pos`) leads to, the move played
 /// without any filter: for the root's moves of a depth-1 divide. Summed over the moves, it
 /// must equal [`leaf_stats`] (the tests check that it does).
-fn move_stats<S: Sliders>(pos: &Position, mv: Move) -> Stats {
+fn move_stats<S: Sliders>(pos: &Position, mv: Move) -> Stats<u64> {
     let kind = mv.kind();
     let mut st = Stats {
         nodes: 1,
@@ -420,7 +461,7 @@ fn move_stats<S: Sliders>(pos: &Position, mv: Move) -> Stats {
 }
 
 /// Plays `mv` on a copy of the board and counts the leaf's check and mate, if any.
-fn classify<S: Sliders>(pos: &Position, mv: Move, st: &mut Stats) {
+fn classify<S: Sliders>(pos: &Position, mv: Move, st: &mut Stats<u64>) {
     record::<S>(&pos.board_after(mv), pos, moved_to(mv), st);
 }
 
@@ -435,81 +476,50 @@ fn moved_to(mv: Move) -> Square {
     }
 }
 
-/// A table of statistics records for [`stats_with`]: two records to a bucket under one lock,
-/// every record verified by both 64-bit keys and the depth, so an index collision is a miss,
-/// never a wrong record. The first record of a bucket keeps the deepest count stored there (a
-/// deeper or equally deep one takes its place and moves it to the second); the second takes
-/// whatever the first does not. Before, one record to a slot, always replaced: the shallow
-/// counts, by far the most numerous, kept pushing out the deep ones that save the most work
-/// (see docs/performance.md).
+/// A table of statistics records for [`stats_with`]: whole records, verified by both 64-bit
+/// keys and the depth (see [`RecordTable`]), so an index collision is a miss, never a wrong
+/// record. Records of subtrees deeper than [`NARROW_DEPTH`](crate::perft::NARROW_DEPTH) are kept in [`Nodes`] in their own
+/// part, a sixty-fourth of the size.
 pub struct StatsTable {
-    buckets: Vec<Mutex<[Option<Slot>; 2]>>,
-}
-
-#[derive(Clone, Copy)]
-struct Slot {
-    key1: u64,
-    key2: u64,
-    depth: u32,
-    stats: Stats,
-}
-
-impl Slot {
-    fn is(&self, (key1, key2): (u64, u64), depth: u32) -> bool {
-        self.key1 == key1 && self.key2 == key2 && self.depth == depth
-    }
+    narrow: RecordTable<Stats<u64>>,
+    wide: RecordTable<Stats>,
 }
 
 impl StatsTable {
-    /// A table of about `mb` MiB (at least one bucket). A size the system refuses is an error,
-    /// not an abort.
+    /// A table of about `mb` MiB (at least one bucket in each part). A size the system refuses
+    /// is an error, not an abort.
     pub fn new(mb: usize) -> Result<StatsTable, TableError> {
-        let size = std::mem::size_of::<Mutex<[Option<Slot>; 2]>>();
-        let count = (mb.saturating_mul(1 << 20) / size).max(1);
-        let mut buckets = Vec::new();
-        buckets
-            .try_reserve_exact(count)
-            .map_err(|_| TableError { mb })?;
-        buckets.extend((0..count).map(|_| Mutex::new([None, None])));
-        Ok(StatsTable { buckets })
+        Ok(StatsTable {
+            narrow: RecordTable::new(mb)?,
+            wide: RecordTable::new(mb / 64)?,
+        })
     }
 
     /// The table's size in bytes.
     pub fn bytes(&self) -> usize {
-        self.buckets.len() * std::mem::size_of::<Mutex<[Option<Slot>; 2]>>()
+        self.narrow.bytes() + self.wide.bytes()
     }
+}
 
-    fn bucket(&self, key1: u64) -> std::sync::MutexGuard<'_, [Option<Slot>; 2]> {
-        let bucket = &self.buckets[(key1 % self.buckets.len() as u64) as usize];
-        // A lock poisoned by a panicking thread holds whole records or none: still usable.
-        bucket.lock().unwrap_or_else(|e| e.into_inner())
+/// A record of a subtree deeper than [`NARROW_DEPTH`](crate::perft::NARROW_DEPTH) goes to the
+/// narrow part while its node count (and so every field) fits in a `u64`, to the wide part
+/// otherwise.
+impl Records<Stats> for StatsTable {
+    fn probe_record(&self, keys: (u64, u64), depth: u32) -> Option<Stats> {
+        match self.narrow.probe(keys, depth) {
+            Some(st) => Some(st.widen()),
+            None => self.wide.probe(keys, depth),
+        }
     }
-
-    fn probe(&self, keys: (u64, u64), depth: u32) -> Option<Stats> {
-        let bucket = self.bucket(keys.0);
-        bucket
-            .iter()
-            .flatten()
-            .find(|s| s.is(keys, depth))
-            .map(|s| s.stats)
-    }
-
-    fn store(&self, keys: (u64, u64), depth: u32, stats: Stats) {
-        let mut bucket = self.bucket(keys.0);
-        let slot = Some(Slot {
-            key1: keys.0,
-            key2: keys.1,
-            depth,
-            stats,
-        });
-        match bucket[0] {
-            // The same record again (another thread counted it too): nothing to move.
-            Some(deep) if deep.is(keys, depth) => {}
-            Some(deep) if deep.depth > depth => bucket[1] = slot,
-            _ => {
-                bucket[1] = bucket[0];
-                bucket[0] = slot;
+    fn store_record(&self, keys: (u64, u64), depth: u32, st: Stats) {
+        let narrow: Option<Vec<u64>> = st.to_array().iter().map(|v| v.to_u64()).collect();
+        match narrow {
+            Some(v) => {
+                let mut a = [0; 13];
+                a.copy_from_slice(&v);
+                self.narrow.store(keys, depth, Stats::from_array(a));
             }
+            None => self.wide.store(keys, depth, st),
         }
     }
 }
@@ -529,7 +539,7 @@ pub fn divide_stats<S: Sliders>(
         // The leaves are the root moves' own positions: each classified by its move.
         return roots
             .iter()
-            .map(|&mv| (mv, move_stats::<S>(&root, mv)))
+            .map(|&mv| (mv, move_stats::<S>(&root, mv).widen()))
             .collect();
     }
     if threads <= 1 {
@@ -556,7 +566,7 @@ pub fn stats_with<S: Sliders>(
     table: Option<&StatsTable>,
 ) -> Stats {
     if depth == 0 {
-        return Stats::ONE;
+        return Stats::ONE.widen();
     }
     if threads <= 1 || depth == 1 {
         return count::<S>(&mut pos.clone(), depth, table);
@@ -564,38 +574,4 @@ pub fn stats_with<S: Sliders>(
     divide_stats::<S>(pos, depth, threads, table)
         .into_iter()
         .fold(Stats::default(), |a, (_, b)| a + b)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{Stats, StatsTable};
-
-    fn record(nodes: u64) -> Stats {
-        Stats {
-            nodes,
-            ..Stats::default()
-        }
-    }
-
-    #[test]
-    fn a_full_bucket_keeps_the_deepest_record_and_the_newest_other() {
-        let table = StatsTable::new(0).unwrap(); // one bucket: every key meets every other
-        let deep = (1, 10);
-        table.store(deep, 5, record(500));
-        for key in 2..40u64 {
-            table.store((key, key * 10), 2, record(key));
-        }
-        // The shallow records took turns in the second place; the deep one stayed.
-        assert_eq!(table.probe(deep, 5).map(|s| s.nodes), Some(500));
-        assert_eq!(table.probe((39, 390), 2).map(|s| s.nodes), Some(39));
-        assert_eq!(table.probe((38, 380), 2), None);
-        // Both keys and the depth must match.
-        assert_eq!(table.probe(deep, 4), None);
-        assert_eq!(table.probe((1, 11), 5), None);
-        // An equally deep record takes the first place and moves the old one to the second.
-        table.store((7, 70), 5, record(7));
-        assert_eq!(table.probe((7, 70), 5).map(|s| s.nodes), Some(7));
-        assert_eq!(table.probe(deep, 5).map(|s| s.nodes), Some(500));
-        assert_eq!(table.probe((39, 390), 2), None);
-    }
 }

@@ -3,6 +3,7 @@
 
 use crate::attacks::Sliders;
 use crate::epd::EpdEntry;
+use crate::nodes::Nodes;
 use crate::perft::{Options, divide_uci, perft_with};
 use crate::position::{FenError, Position};
 use std::time::{Duration, Instant};
@@ -18,18 +19,18 @@ pub struct Limits {
 
 impl Limits {
     /// Whether the check `(depth, expected)` is within the limits.
-    pub fn allows(&self, depth: u32, expected: u128) -> bool {
-        depth <= self.max_depth && expected <= self.max_nodes
+    pub fn allows(&self, depth: u32, expected: Nodes) -> bool {
+        depth <= self.max_depth && expected <= Nodes::from(self.max_nodes)
     }
 
     /// Why the check `(depth, expected)` is skipped, if it is: a shallower depth of the same
     /// position `failed` already, or it is over a limit.
-    pub fn skip(&self, depth: u32, expected: u128, failed: bool) -> Option<SkipReason> {
+    pub fn skip(&self, depth: u32, expected: Nodes, failed: bool) -> Option<SkipReason> {
         if failed {
             Some(SkipReason::AfterFailure)
         } else if depth > self.max_depth {
             Some(SkipReason::MaxDepth)
-        } else if expected > self.max_nodes {
+        } else if expected > Nodes::from(self.max_nodes) {
             Some(SkipReason::MaxNodes)
         } else {
             None
@@ -63,9 +64,9 @@ impl SkipReason {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Check {
     pub depth: u32,
-    pub expected: u128,
+    pub expected: Nodes,
     /// The count we computed, `None` if skipped.
-    pub actual: Option<u64>,
+    pub actual: Option<Nodes>,
     pub skipped: Option<SkipReason>,
     pub time: Duration,
 }
@@ -73,7 +74,7 @@ pub struct Check {
 impl Check {
     /// Whether the check ran and matched.
     pub fn passed(&self) -> bool {
-        self.actual.map(u128::from) == Some(self.expected)
+        self.actual == Some(self.expected)
     }
 
     /// Whether the check ran and did not match.
@@ -91,7 +92,7 @@ pub struct PositionReport {
     /// The checks in increasing depth.
     pub checks: Vec<Check>,
     /// At the first failing depth: the count under each root move (UCI, sorted).
-    pub divide: Option<(u32, Vec<(String, u64)>)>,
+    pub divide: Option<(u32, Vec<(String, Nodes)>)>,
 }
 
 impl PositionReport {
@@ -111,7 +112,7 @@ impl PositionReport {
     }
 
     /// Nodes computed.
-    pub fn nodes(&self) -> u64 {
+    pub fn nodes(&self) -> Nodes {
         self.run().filter_map(|c| c.actual).sum()
     }
 
@@ -140,7 +141,7 @@ pub fn run_position<S: Sliders>(
     pos: Position,
     limits: Limits,
     opts: Options<'_>,
-    mut progress: impl FnMut(u64),
+    mut progress: impl FnMut(Nodes),
 ) -> PositionReport {
     let mut counts = entry.counts.clone();
     counts.sort_unstable();
@@ -186,7 +187,7 @@ pub struct Summary {
     pub skipped: usize,
     /// Lines that could not be read or whose FEN was rejected.
     pub errors: usize,
-    pub nodes: u64,
+    pub nodes: Nodes,
     pub time: Duration,
 }
 
@@ -209,6 +210,6 @@ impl Summary {
 
     /// Millions of nodes per second over the whole run.
     pub fn mnps(&self) -> f64 {
-        self.nodes as f64 / self.time.as_secs_f64().max(1e-9) / 1e6
+        self.nodes.to_f64() / self.time.as_secs_f64().max(1e-9) / 1e6
     }
 }

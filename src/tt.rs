@@ -24,7 +24,9 @@
 //!   read, so an entry torn between its two words fails to verify. 64 + 16 + 22 = 102 bits in
 //!   a table of 2^22 such buckets, 80 in a one-bucket table.
 
+use crate::nodes::Nodes;
 use std::mem::MaybeUninit;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// One entry: 16 bytes.
@@ -90,12 +92,15 @@ impl std::fmt::Display for TableError {
 
 impl std::error::Error for TableError {}
 
-/// A lock-free perft transposition table.
+/// A lock-free perft transposition table, with a locked part for the counts of subtrees deep
+/// enough to pass 2^64 (see [`crate::nodes`]).
 pub struct Table {
     /// Counts of depth 3 and more.
     deep: memory::Memory<Bucket>,
     /// Counts of depth 2.
     shallow: memory::Memory<ShallowBucket>,
+    /// Counts of the depths counted in [`Nodes`] (above [`crate::perft::NARROW_DEPTH`]).
+    wide: RecordTable<Nodes>,
 }
 
 /// A bucket with every entry empty (all bits zero).
@@ -203,6 +208,8 @@ impl Table {
     /// with one thread, 0.3-0.6 s with two).
     pub fn with_threads(mb: usize, threads: usize) -> Result<Table, TableError> {
         let bytes = mb.saturating_mul(1 << 20);
+        let wide = RecordTable::with_bytes(bytes / WIDE_SHARE).map_err(|_| TableError { mb })?;
+        let bytes = bytes.saturating_sub(wide.bytes());
         let deep_len = (bytes / DEEP_SHARE / std::mem::size_of::<Bucket>()).max(1);
         let rest = bytes.saturating_sub(deep_len * std::mem::size_of::<Bucket>());
         let shallow_len = (rest / std::mem::size_of::<ShallowBucket>()).max(1);
@@ -210,12 +217,18 @@ impl Table {
         let mut shallow = memory::Memory::new(shallow_len).ok_or(TableError { mb })?;
         fill_with_threads(&mut deep, threads);
         fill_with_threads(&mut shallow, threads);
-        Ok(Table { deep, shallow })
+        Ok(Table {
+            deep,
+            shallow,
+            wide,
+        })
     }
 
     /// The table's size in bytes.
     pub fn bytes(&self) -> usize {
-        std::mem::size_of_val(self.deep.buckets()) + std::mem::size_of_val(self.shallow.buckets())
+        std::mem::size_of_val(self.deep.buckets())
+            + std::mem::size_of_val(self.shallow.buckets())
+            + self.wide.bytes()
     }
 
     /// Starts loading the bucket that [`Table::probe`] will read for `key1` at `depth` (a hint
@@ -308,6 +321,142 @@ impl Table {
     }
 }
 
+/// Where the plies above [`crate::perft::NARROW_DEPTH`] keep their records (see
+/// [`crate::perft::wide`]).
+pub trait Records<R> {
+    /// The record stored for the position with keys `keys` at `depth`, if any.
+    fn probe_record(&self, keys: (u64, u64), depth: u32) -> Option<R>;
+    /// Stores the record of the position with keys `keys` at `depth`.
+    fn store_record(&self, keys: (u64, u64), depth: u32, record: R);
+}
+
+impl<R: Copy> Records<R> for RecordTable<R> {
+    fn probe_record(&self, keys: (u64, u64), depth: u32) -> Option<R> {
+        self.probe(keys, depth)
+    }
+    fn store_record(&self, keys: (u64, u64), depth: u32, record: R) {
+        self.store(keys, depth, record)
+    }
+}
+
+/// A count above [`crate::perft::NARROW_DEPTH`] goes to the lock-free deep part while it fits
+/// there (below 2^40, as nearly all do), and to the locked wide part otherwise, where it is
+/// kept exactly at any size.
+impl Records<Nodes> for Table {
+    fn probe_record(&self, (key1, key2): (u64, u64), depth: u32) -> Option<Nodes> {
+        match self.probe(key1, key2, depth) {
+            Some(n) => Some(Nodes::from(n)),
+            None => self.wide.probe((key1, key2), depth),
+        }
+    }
+    fn store_record(&self, (key1, key2): (u64, u64), depth: u32, nodes: Nodes) {
+        match nodes.to_u64() {
+            Some(n) if n < 1 << COUNT_BITS => self.store(key1, key2, depth, n),
+            _ => self.wide.store((key1, key2), depth, nodes),
+        }
+    }
+}
+
+/// The wide part of a [`Table`] gets this share of its bytes. Its records are few (nodes at least
+/// seven plies above the leaves whose count passes 2^40), but a count that passes 2^40 is one
+/// that a table makes possible, of a sparse position at a great depth, and a part too small
+/// for its distinct positions at every depth recounts them over and over: two bare kings at
+/// depth 30 with `--hash 16` count in 0.07 s with an eighth of the table, 1.5 s with a
+/// sixteenth, minutes with a sixty-fourth.
+const WIDE_SHARE: usize = 8;
+
+/// A table of whole records (statistics, counts past 2^64) keyed by both keys and the depth,
+/// each bucket behind its own lock.
+///
+/// A record is compared on all 128 bits of the two keys and on its depth, so a collision never
+/// returns another position's record, and a lock means a record is never read half written.
+/// Each bucket holds two records: the first keeps the deepest stored there (a deeper or equally
+/// deep one takes its place and moves it to the second), the second whatever the first does not,
+/// so the shallow records, by far the most numerous, do not push out the deep ones that save the
+/// most work (docs/performance.md).
+pub struct RecordTable<R> {
+    buckets: Vec<RecordBucket<R>>,
+}
+
+/// Two records under one lock, in whole cache lines (so that a [`Table`]'s parts add up to the
+/// size asked for).
+#[repr(align(64))]
+struct RecordBucket<R>(Mutex<[Option<Slot<R>>; 2]>);
+
+#[derive(Clone, Copy)]
+struct Slot<R> {
+    key1: u64,
+    key2: u64,
+    depth: u32,
+    record: R,
+}
+
+impl<R> Slot<R> {
+    fn is(&self, (key1, key2): (u64, u64), depth: u32) -> bool {
+        self.key1 == key1 && self.key2 == key2 && self.depth == depth
+    }
+}
+
+impl<R: Copy> RecordTable<R> {
+    /// A table of about `mb` MiB (at least one bucket). A size the system refuses is an error,
+    /// not an abort.
+    pub fn new(mb: usize) -> Result<RecordTable<R>, TableError> {
+        RecordTable::with_bytes(mb.saturating_mul(1 << 20)).map_err(|_| TableError { mb })
+    }
+
+    fn with_bytes(bytes: usize) -> Result<RecordTable<R>, ()> {
+        let size = std::mem::size_of::<RecordBucket<R>>();
+        let count = (bytes / size).max(1);
+        let mut buckets = Vec::new();
+        buckets.try_reserve_exact(count).map_err(|_| ())?;
+        buckets.extend((0..count).map(|_| RecordBucket(Mutex::new([None, None]))));
+        Ok(RecordTable { buckets })
+    }
+
+    /// The table's size in bytes.
+    pub fn bytes(&self) -> usize {
+        self.buckets.len() * std::mem::size_of::<RecordBucket<R>>()
+    }
+
+    /// The bucket of a position at `depth`: the depth is mixed into the key, so that one
+    /// position's records at several depths do not compete for one bucket's two places.
+    fn bucket(&self, key1: u64, depth: u32) -> std::sync::MutexGuard<'_, [Option<Slot<R>>; 2]> {
+        let bucket = bucket_of(&self.buckets, with_depth(key1, depth));
+        // A lock poisoned by a panicking thread holds whole records or none: still usable.
+        bucket.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The record stored for the position with keys `keys` at `depth`, if any.
+    pub fn probe(&self, keys: (u64, u64), depth: u32) -> Option<R> {
+        let bucket = self.bucket(keys.0, depth);
+        bucket
+            .iter()
+            .flatten()
+            .find(|s| s.is(keys, depth))
+            .map(|s| s.record)
+    }
+
+    /// Stores the record of the position with keys `keys` at `depth`.
+    pub fn store(&self, keys: (u64, u64), depth: u32, record: R) {
+        let mut bucket = self.bucket(keys.0, depth);
+        let slot = Some(Slot {
+            key1: keys.0,
+            key2: keys.1,
+            depth,
+            record,
+        });
+        match bucket[0] {
+            // The same record again (another thread counted it too): nothing to move.
+            Some(deep) if deep.is(keys, depth) => {}
+            Some(deep) if deep.depth > depth => bucket[1] = slot,
+            _ => {
+                bucket[1] = bucket[0];
+                bucket[0] = slot;
+            }
+        }
+    }
+}
+
 /// The memory the system says it can give without swapping (`MemAvailable` in `/proc/meminfo`),
 /// in bytes; `None` where that is not known.
 pub fn available_memory() -> Option<u64> {
@@ -356,7 +505,9 @@ pub fn auto_mb(leaves: f64, depth: u32, available: Option<u64>) -> usize {
     let b = leaves.powf(1.0 / depth as f64).max(1.0);
     let distinct = leaves / (b * b) / 2.5f64.powi(depth.saturating_sub(5) as i32);
     let one_each = distinct * BYTES_EACH;
-    let bytes = (ENTRIES_EACH * one_each)
+    // The lock-free parts get what the wide part leaves (see [`WIDE_SHARE`]).
+    let with_wide = WIDE_SHARE as f64 / (WIDE_SHARE - 1) as f64;
+    let bytes = (ENTRIES_EACH * one_each * with_wide)
         .min(one_each.max(SMALL_TABLE))
         .min(budget);
     ((bytes / (1u64 << 20) as f64) as usize).max(1)
@@ -479,5 +630,32 @@ mod memory {
         pub(super) fn buckets(&self) -> &[B] {
             &self.buckets
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RecordTable;
+
+    #[test]
+    fn a_full_record_bucket_keeps_the_deepest_record_and_the_newest_other() {
+        let table = RecordTable::<u64>::new(0).unwrap(); // one bucket: every key meets every other
+        let deep = (1, 10);
+        table.store(deep, 5, 500);
+        for key in 2..40u64 {
+            table.store((key, key * 10), 2, key);
+        }
+        // The shallow records took turns in the second place; the deep one stayed.
+        assert_eq!(table.probe(deep, 5), Some(500));
+        assert_eq!(table.probe((39, 390), 2), Some(39));
+        assert_eq!(table.probe((38, 380), 2), None);
+        // Both keys and the depth must match.
+        assert_eq!(table.probe(deep, 4), None);
+        assert_eq!(table.probe((1, 11), 5), None);
+        // An equally deep record takes the first place and moves the old one to the second.
+        table.store((7, 70), 5, 7);
+        assert_eq!(table.probe((7, 70), 5), Some(7));
+        assert_eq!(table.probe(deep, 5), Some(500));
+        assert_eq!(table.probe((39, 390), 2), None);
     }
 }

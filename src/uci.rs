@@ -1,8 +1,9 @@
 //! A small UCI front end, so tools that drive engines over UCI can use our generator:
 //! `uci`, `isready`, `ucinewgame`, `setoption name UCI_Chess960 value true|false`,
 //! `position startpos|fen <FEN> [moves ...]`, `go perft <depth>`, `d` (show the position) and
-//! `quit`. Unknown commands are ignored, as UCI requires; a bad position or move is reported as
-//! `info string error: ...` and leaves the previous position in place.
+//! `quit`. Unknown commands are ignored, as UCI requires; a bad position, move or option value is
+//! reported as `info string error: ...`. After a refused `position` there is no position: `go
+//! perft` and `d` say so until the next good one, rather than count a stale position.
 
 use crate::attacks::Magic;
 use crate::movegen::parse_uci_move;
@@ -10,10 +11,13 @@ use crate::perft::{Counting, Options, divide_uci};
 use crate::position::{FenError, Position, STARTPOS};
 use std::io::{self, BufRead, Write};
 
+/// What `go perft` and `d` say after a refused `position` command.
+const NO_POSITION: &str = "no position: the last 'position' command was refused; send a valid one";
+
 /// The engine state between commands.
-#[derive(Default)]
 pub struct Uci {
-    pos: Position,
+    /// `None` after a refused `position` command.
+    pos: Option<Position>,
     chess960: bool,
 }
 
@@ -47,11 +51,17 @@ pub fn play_moves<'a>(
     Ok(())
 }
 
+impl Default for Uci {
+    fn default() -> Uci {
+        Uci::new()
+    }
+}
+
 impl Uci {
     /// A fresh engine at the start position.
     pub fn new() -> Uci {
         Uci {
-            pos: Position::startpos(),
+            pos: Some(Position::startpos()),
             chess960: false,
         }
     }
@@ -84,37 +94,63 @@ impl Uci {
                 writeln!(out, "uciok")?;
             }
             Some("isready") => writeln!(out, "readyok")?,
-            Some("ucinewgame") => self.pos = self.start(),
+            Some("ucinewgame") => self.pos = Some(self.start()),
             Some("setoption") => {
                 let rest: Vec<&str> = words.collect();
-                if let ["name", name, "value", value] = rest.as_slice()
-                    && name.eq_ignore_ascii_case("UCI_Chess960")
-                {
-                    self.chess960 = value.eq_ignore_ascii_case("true");
+                match rest.as_slice() {
+                    ["name", name, "value", value] if name.eq_ignore_ascii_case("UCI_Chess960") => {
+                        if value.eq_ignore_ascii_case("true") {
+                            self.chess960 = true;
+                        } else if value.eq_ignore_ascii_case("false") {
+                            self.chess960 = false;
+                        } else {
+                            writeln!(
+                                out,
+                                "info string error: UCI_Chess960 takes true or false, not '{value}'"
+                            )?;
+                        }
+                    }
+                    ["name", name, ..] => writeln!(
+                        out,
+                        "info string error: unknown option '{name}' (the one option is UCI_Chess960)"
+                    )?,
+                    _ => writeln!(
+                        out,
+                        "info string error: expected 'setoption name <id> value <x>'"
+                    )?,
                 }
             }
             Some("position") => {
                 let rest: Vec<&str> = words.collect();
                 match self.parse_position(&rest) {
-                    Ok(pos) => self.pos = pos,
-                    Err(e) => writeln!(out, "info string error: {e}")?,
+                    Ok(pos) => self.pos = Some(pos),
+                    Err(e) => {
+                        self.pos = None;
+                        writeln!(out, "info string error: {e}")?;
+                    }
                 }
             }
             Some("go") => {
                 let rest: Vec<&str> = words.collect();
                 match rest.as_slice() {
                     ["perft", d] => match d.parse::<u32>() {
-                        Ok(depth) if (1..=64).contains(&depth) => self.go_perft(depth, out)?,
+                        Ok(depth) if (1..=64).contains(&depth) => match &self.pos {
+                            Some(pos) => Self::go_perft(pos, depth, out)?,
+                            None => writeln!(out, "info string error: {NO_POSITION}")?,
+                        },
                         _ => writeln!(out, "info string error: bad perft depth '{d}'")?,
                     },
                     _ => writeln!(out, "info string only 'go perft <depth>' is supported")?,
                 }
             }
-            Some("d") => {
-                for l in self.pos.pretty().lines() {
-                    writeln!(out, "{l}")?;
+            Some("d") => match &self.pos {
+                Some(pos) => {
+                    for l in pos.pretty().lines() {
+                        writeln!(out, "{l}")?;
+                    }
                 }
-            }
+                None => writeln!(out, "info string error: {NO_POSITION}")?,
+            },
             Some("quit") => return Ok(false),
             _ => {}
         }
@@ -155,8 +191,8 @@ impl Uci {
     }
 
     /// Divide in Stockfish's format: `move: count` lines, a blank line, `Nodes searched: N`.
-    fn go_perft(&mut self, depth: u32, out: &mut impl Write) -> io::Result<()> {
-        let lines = divide_uci::<Magic>(&self.pos, depth, Options::single(Counting::Bulk));
+    fn go_perft(pos: &Position, depth: u32, out: &mut impl Write) -> io::Result<()> {
+        let lines = divide_uci::<Magic>(pos, depth, Options::single(Counting::Bulk));
         for (mv, n) in &lines {
             writeln!(out, "{mv}: {n}")?;
         }
@@ -164,7 +200,7 @@ impl Uci {
         writeln!(
             out,
             "Nodes searched: {}",
-            lines.iter().map(|l| l.1).sum::<u64>()
+            lines.iter().map(|l| l.1).sum::<crate::nodes::Nodes>()
         )?;
         writeln!(out)
     }

@@ -9,7 +9,7 @@ fn every_implementation_runs_every_round_and_agrees() {
     let work = vec![Work {
         pos: Position::startpos(),
         depth: 4,
-        expected: Some(197_281),
+        expected: Some(197_281u64.into()),
     }];
     let (contenders, problems) = compare(&work, Counting::Bulk, 3);
     assert!(problems.is_empty(), "{problems:?}");
@@ -26,7 +26,7 @@ fn a_wrong_published_count_is_reported_for_each_implementation() {
     let work = vec![Work {
         pos: Position::startpos(),
         depth: 3,
-        expected: Some(8903),
+        expected: Some(8903u64.into()),
     }];
     let (contenders, problems) = compare(&work, Counting::NoBulk, 1);
     assert_eq!(problems.len(), contenders.len(), "{problems:?}");

@@ -1,5 +1,6 @@
-//! The suite reader on its own: both formats, u128 counts, and every kind of bad line.
+//! The suite reader on its own: both formats, counts of any size, and every kind of bad line.
 
+use perft::Nodes;
 use perft::epd::{self, EpdErrorKind, MAX_LINE};
 
 #[test]
@@ -11,8 +12,8 @@ fn counts_beyond_u64_are_read() {
     assert_eq!(
         e.counts,
         vec![
-            (14, 61_885_021_521_585_529_237),
-            (15, 2_015_099_950_053_364_471_960)
+            (14, Nodes::from(61_885_021_521_585_529_237u128)),
+            (15, Nodes::from(2_015_099_950_053_364_471_960u128))
         ]
     );
     assert_eq!(e.id.as_deref(), Some("s"));
@@ -50,9 +51,16 @@ fn kind(text: &str) -> EpdErrorKind {
 #[test]
 fn bad_lines_name_the_problem() {
     let fen = "8/8/8/8/8/8/8/K6k w - -";
+    // The depths `--depth` accepts, 0 to 64, and no others.
     assert_eq!(
-        kind(&format!("{fen} ;D0 1")),
-        EpdErrorKind::BadDepth("0".into())
+        epd::parse_str(&format!("{fen} ;D0 1 ;D64 0"))[0]
+            .as_ref()
+            .map(|e| e.counts.len()),
+        Ok(2)
+    );
+    assert_eq!(
+        kind(&format!("{fen} ;D65 1")),
+        EpdErrorKind::BadDepth("65".into())
     );
     assert_eq!(
         kind(&format!("{fen} ;Dx 1")),
@@ -62,11 +70,17 @@ fn bad_lines_name_the_problem() {
         kind(&format!("{fen} ;D1 -3")),
         EpdErrorKind::BadCount("-3".into())
     );
+    // Any count below 2^768 is read (no perft of depth 64 reaches it); a longer one is not.
     assert_eq!(
-        kind(&format!(
-            "{fen} ;D1 1000000000000000000000000000000000000000"
-        )),
-        EpdErrorKind::BadCount("1000000000000000000000000000000000000000".into())
+        epd::parse_str(&format!("{fen} ;D1 1{}", "0".repeat(60)))[0]
+            .as_ref()
+            .map(|e| e.counts[0].1.to_string().len()),
+        Ok(61)
+    );
+    let huge = "1".repeat(233);
+    assert_eq!(
+        kind(&format!("{fen} ;D1 {huge}")),
+        EpdErrorKind::CountTooLarge(format!("{}...", &huge[..40]))
     );
     assert_eq!(
         kind(&format!("{fen} ;D1 3 ;D1 3")),
@@ -108,7 +122,10 @@ fn perft_blocks_and_epd_lines_mix() {
         .collect();
     assert_eq!(all.len(), 3);
     assert_eq!(all[0].id.as_deref(), Some("a"));
-    assert_eq!(all[0].counts, vec![(1, 3), (2, 9)]);
+    assert_eq!(
+        all[0].counts,
+        vec![(1, Nodes::from(3u64)), (2, Nodes::from(9u64))]
+    );
     assert_eq!(all[0].line, 2);
     assert_eq!(all[1].line, 5);
     assert_eq!(all[2].id, None);

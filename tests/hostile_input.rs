@@ -205,7 +205,7 @@ fn very_large_suite_file_is_streamed() {
     let out = String::from_utf8_lossy(&o.stdout);
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{out}{err}");
-    assert!(out.contains("1 positions: 2 checks passed"), "{out}");
+    assert!(out.contains("1 position: 2 checks passed"), "{out}");
     assert!(
         err.contains(":200002: line longer than 65536 bytes"),
         "{err}"

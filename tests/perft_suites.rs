@@ -21,7 +21,7 @@ fn check_suites<S: Sliders>(counting: Counting, max_nodes: u128, max_depth: u32)
 
 /// [`check_suites`] with the count `run` (labelled `label` in failures).
 fn check_suites_with<S: Sliders>(
-    run: &dyn Fn(&mut Position, u32) -> u64,
+    run: &dyn Fn(&mut Position, u32) -> perft::Nodes,
     label: &str,
     max_nodes: u128,
     max_depth: u32,
@@ -33,10 +33,10 @@ fn check_suites_with<S: Sliders>(
             let mut pos = Position::from_fen(&entry.fen)
                 .unwrap_or_else(|e| panic!("{name}:{}: {e}", entry.line));
             for &(depth, expected) in &entry.counts {
-                if expected > max_nodes || depth > max_depth {
+                if expected > max_nodes.into() || depth > max_depth {
                     continue;
                 }
-                let got = run(&mut pos, depth) as u128;
+                let got = run(&mut pos, depth);
                 checked += 1;
                 if got != expected {
                     failures.push(format!(

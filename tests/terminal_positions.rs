@@ -11,7 +11,7 @@ use perft::attacks::magic::Prng;
 use perft::movegen::legal_moves;
 use perft::perft::{Counting, Options, divide_with, perft_with};
 use perft::tt::Table;
-use perft::{Classical, Magic, Position, Sliders};
+use perft::{Classical, Magic, Nodes, Position, Sliders};
 use proptest::prelude::*;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess};
@@ -78,7 +78,7 @@ fn every_count_in_the_file_is_shakmaty_s() {
             .unwrap();
         for &(depth, expected) in &e.counts {
             assert_eq!(
-                shakmaty::perft(&theirs, depth) as u128,
+                Nodes::from(shakmaty::perft(&theirs, depth)),
                 expected,
                 "{} depth {depth}",
                 e.name()
@@ -93,7 +93,11 @@ fn every_count_in_the_file_is_shakmaty_s() {
     assert!(entries.iter().any(|e| dead_at(e) == Some(1) && !white(e)));
     assert!(entries.iter().any(|e| dead_at(e) == Some(2)));
     assert!(entries.iter().any(|e| dead_at(e) == Some(3)));
-    let grows = |e: &perft::epd::EpdEntry| e.counts.iter().any(|c| c.0 == 8 && c.1 > 1000);
+    let grows = |e: &perft::epd::EpdEntry| {
+        e.counts
+            .iter()
+            .any(|c| c.0 == 8 && c.1 > Nodes::from(1000u64))
+    };
     assert!(entries.iter().any(|e| grows(e) && dead_at(e) == Some(11)));
 }
 
@@ -148,16 +152,12 @@ fn check_file<S: Sliders>(opts: Options<'_>) {
         let pos = perft::suite::parse_position(&e, false).unwrap();
         for &(depth, expected) in &e.counts {
             let what = format!("{} depth {depth}, {} threads", e.name(), opts.threads);
-            assert_eq!(
-                perft_with::<S>(&pos, depth, opts) as u128,
-                expected,
-                "{what}"
-            );
-            let divided: u64 = divide_with::<S>(&pos, depth, opts)
+            assert_eq!(perft_with::<S>(&pos, depth, opts), expected, "{what}");
+            let divided: Nodes = divide_with::<S>(&pos, depth, opts)
                 .iter()
                 .map(|m| m.1)
                 .sum();
-            assert_eq!(divided as u128, expected, "divide, {what}");
+            assert_eq!(divided, expected, "divide, {what}");
         }
         // A tree that is dead at some depth stays dead down to the deepest depth accepted.
         if let Some(&(dead, _)) = e.counts.iter().find(|c| c.1 == 0) {
@@ -348,7 +348,7 @@ proptest! {
             for pos in positions.iter().take(12) {
                 for depth in 0..=4 {
                     let one = perft_with::<Magic>(pos, depth, Options::single(Counting::Bulk));
-                    if one > 3_000_000 {
+                    if one > Nodes::from(3_000_000u64) {
                         break;
                     }
                     for threads in [2, 3, 8] {

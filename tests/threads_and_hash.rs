@@ -6,7 +6,7 @@ mod common;
 
 use perft::perft::{Counting, Options, divide_with, perft_with};
 use perft::tt::Table;
-use perft::{Classical, Magic, Position, Sliders};
+use perft::{Classical, Magic, Nodes, Position, Sliders};
 
 fn check<S: Sliders>(suites: &[&str], opts: Options<'_>, max_nodes: u128) -> usize {
     let mut checked = 0;
@@ -14,12 +14,12 @@ fn check<S: Sliders>(suites: &[&str], opts: Options<'_>, max_nodes: u128) -> usi
         for entry in common::suite(name) {
             let pos = perft::suite::parse_position(&entry, false).unwrap();
             for &(depth, expected) in &entry.counts {
-                if expected > max_nodes {
+                if expected > max_nodes.into() {
                     continue;
                 }
                 let got = perft_with::<S>(&pos, depth, opts);
                 assert_eq!(
-                    got as u128,
+                    got,
                     expected,
                     "{name}:{} depth {depth} ({} threads, hash {})",
                     entry.line,
@@ -174,7 +174,7 @@ fn threaded_divide_matches_single_threaded_divide() {
         },
     );
     assert_eq!(one, many);
-    assert_eq!(one.iter().map(|x| x.1).sum::<u64>(), 4_085_603);
+    assert_eq!(one.iter().map(|x| x.1).sum::<Nodes>(), 4_085_603);
 }
 
 #[test]

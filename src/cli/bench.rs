@@ -3,7 +3,7 @@
 use super::common::{SliderJob, mnps, setup_label};
 use anyhow::{Context, Result, bail};
 use perft::perft::{Counting, Options, perft_with};
-use perft::{Position, Sliders};
+use perft::{Nodes, Position, Sliders};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -11,7 +11,8 @@ use std::time::{Duration, Instant};
 pub struct Args {
     /// The fixed speed test: the six standard positions at fixed depths, one thread, no hash,
     /// per-position and total Mnps (like Stockfish's `bench`), to compare two builds.
-    #[arg(long, conflicts_with_all = ["fen", "moves", "suite", "divide", "compare", "magics"])]
+    #[arg(long, conflicts_with_all = ["fen", "moves", "depth", "suite", "divide", "compare", "magics",
+          "threads", "hash", "chess960", "json"])]
     pub bench: bool,
 }
 
@@ -69,7 +70,7 @@ impl SliderJob for Bench {
             table: None,
         };
         println!("bench: {}", setup_label(self.counting, S::NAME, &opts));
-        let mut total_nodes = 0;
+        let mut total_nodes = Nodes::ZERO;
         let mut total_time = Duration::ZERO;
         for (name, fen, depth, expected) in BENCH {
             let pos = Position::from_fen(fen).context("bench FEN")?;

@@ -3,15 +3,15 @@
 
 use anyhow::{Result, bail};
 use clap::ValueEnum;
+use perft::Nodes;
 use perft::perft::{Counting, Options};
 use perft::tt::{self, Table};
 use perft::{Classical, Magic, Position, Sliders};
 use std::process::ExitCode;
 use std::time::Duration;
 
-/// The deepest perft the tool accepts. Deep counts only finish in closed positions (one suite
-/// position is checked at depth 32); a count that could overflow the 64-bit node counter would
-/// take centuries at any speed, so that limit is never reached.
+/// The deepest perft the tool accepts. Counts are exact at every depth up to it (see
+/// `perft::nodes`); deep counts finish in sparse or closed positions, through the table.
 pub const MAX_DEPTH: u32 = 64;
 
 /// The position and how it is counted: shared by the count, the suite and the comparison.
@@ -22,7 +22,7 @@ pub struct Common {
     pub fen: Option<String>,
 
     /// Moves in UCI notation to play from the position before counting (`--moves e2e4 e7e5`).
-    #[arg(long, num_args = 1.., value_name = "MOVE")]
+    #[arg(long, num_args = 1.., value_name = "MOVE", conflicts_with = "suite")]
     pub moves: Vec<String>,
 
     /// Make every move down to depth 0 instead of counting the last ply's moves.
@@ -229,8 +229,8 @@ pub fn counting_name(counting: Counting) -> &'static str {
     }
 }
 
-pub fn mnps(nodes: u64, elapsed: Duration) -> f64 {
-    nodes as f64 / elapsed.as_secs_f64().max(1e-9) / 1e6
+pub fn mnps(nodes: Nodes, elapsed: Duration) -> f64 {
+    nodes.to_f64() / elapsed.as_secs_f64().max(1e-9) / 1e6
 }
 
 /// What a speed figure was measured with: counting, sliders, threads, hash.

@@ -9,11 +9,12 @@ use std::process::ExitCode;
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Run the same perft with every slider implementation, alternating, and print a table.
-    #[arg(long, conflicts_with_all = ["divide", "sliders", "classical"])]
+    #[arg(long, conflicts_with_all = ["divide", "sliders", "classical", "threads", "hash", "json"])]
     pub compare: bool,
 
     /// Rounds for `--compare` (the median time is reported).
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=100))]
+    #[arg(long, default_value_t = 3, requires = "compare",
+          value_parser = clap::value_parser!(u32).range(1..=100))]
     pub rounds: u32,
 }
 

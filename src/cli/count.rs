@@ -4,14 +4,15 @@
 use super::common::{Common, MAX_DEPTH, SliderJob, build_position, mnps, mnps_label, setup_label};
 use anyhow::Result;
 use perft::perft::{Options, divide_uci, estimate_leaves, perft_with};
-use perft::{Magic, Position, Sliders};
+use perft::{Magic, Nodes, Position, Sliders};
 use std::process::ExitCode;
 use std::time::Instant;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Depth in plies, 0 to 64 [default: 5].
-    #[arg(long, short = 'd', value_parser = clap::value_parser!(u32).range(0..=MAX_DEPTH as i64))]
+    #[arg(long, short = 'd', conflicts_with = "suite",
+          value_parser = clap::value_parser!(u32).range(0..=MAX_DEPTH as i64))]
     pub depth: Option<u32>,
 
     /// Print the count under each root move (`e2e4: 20`), then `Nodes searched: N`, as
@@ -36,7 +37,8 @@ impl Args {
 #[derive(clap::Args, Debug)]
 pub struct TreeArgs {
     /// perftree form: the depth (then FEN and moves follow as positional arguments).
-    #[arg(value_name = "DEPTH", conflicts_with_all = ["depth", "fen", "moves", "suite", "divide", "compare", "magics"],
+    #[arg(value_name = "DEPTH", conflicts_with_all = ["depth", "fen", "moves", "suite", "divide", "compare", "magics",
+          "stats", "json", "bench", "threads", "hash"],
           value_parser = clap::value_parser!(u32).range(0..=MAX_DEPTH as i64))]
     pub tree_depth: Option<u32>,
 
@@ -70,7 +72,7 @@ impl SliderJob for Count<'_> {
         let nodes = if self.args.divide {
             // At depth 0 the one node is the position itself: no root move is counted.
             let (lines, total) = if depth == 0 {
-                (Vec::new(), 1)
+                (Vec::new(), Nodes::ONE)
             } else {
                 let lines = divide_uci::<S>(&self.pos, depth, opts);
                 let total = lines.iter().map(|(_, n)| n).sum();
@@ -118,6 +120,6 @@ pub fn run_perftree(tree: &TreeArgs, common: &Common, depth: u32) -> Result<Exit
         println!("{mv} {n}");
     }
     println!();
-    println!("{}", lines.iter().map(|l| l.1).sum::<u64>());
+    println!("{}", lines.iter().map(|l| l.1).sum::<Nodes>());
     Ok(ExitCode::SUCCESS)
 }

@@ -1,9 +1,11 @@
 //! `perft diff`: find where another engine's perft goes wrong, at one position or over a suite.
 
 use super::common::{MAX_DEPTH, build_position, move_list};
+use super::input::Input;
 use super::progress::Progress;
 use super::suite::depth_list;
 use anyhow::{Context, Result, bail};
+use perft::Nodes;
 use perft::diff::{
     ClassifiedMove, MoveClass, Outcome, PositionDiff, Report, Tally, diff_position, find_divergence,
 };
@@ -56,8 +58,8 @@ pub struct Args {
     #[arg(long, default_value_t = 10_000_000, requires = "suite")]
     pub max_nodes: u128,
 
-    /// With `--suite`: one JSON document on stdout.
-    #[arg(long, requires = "suite")]
+    /// One JSON document on stdout (for one position: the failure found, or null).
+    #[arg(long)]
     pub json: bool,
 
     /// Chess960 castling rules (also selected by Shredder-FEN castling letters).
@@ -243,6 +245,31 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         .start()
         .and_then(|()| find_divergence(&mut engine, &root, &moves, depth, None))?;
     let mut out = std::io::stdout().lock();
+    if args.json {
+        let agree = match report.outcome {
+            Outcome::Agree { nodes } => Some(nodes),
+            _ => None,
+        };
+        let root_fen = root.to_fen();
+        let doc = OneJson {
+            fen: root_fen.clone(),
+            moves: moves.clone(),
+            depth,
+            engine: args.engine.clone(),
+            protocol: args.protocol_name(),
+            pass: agree.is_some(),
+            nodes: agree,
+            failure: agree
+                .is_none()
+                .then(|| FailureJson::new(depth, &root_fen, &report)),
+        };
+        writeln!(out, "{}", serde_json::to_string_pretty(&doc)?)?;
+        return Ok(if agree.is_some() {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(1)
+        });
+    }
     let (descent, conclusion) = descent_and_conclusion(&report);
     for l in &descent {
         writeln!(out, "{l}")?;
@@ -285,8 +312,8 @@ struct PositionJson {
 #[derive(Serialize)]
 struct CheckJson {
     depth: u32,
-    expected: u128,
-    engine: Option<u64>,
+    expected: Nodes,
+    engine: Option<Nodes>,
     pass: Option<bool>,
     skipped: Option<&'static str>,
 }
@@ -305,6 +332,54 @@ struct FailureJson {
     error: Option<String>,
     /// The report as text, line by line.
     text: Vec<String>,
+}
+
+impl FailureJson {
+    /// The failure found at `depth` below the position `fen`.
+    fn new(depth: u32, fen: &str, report: &Report) -> FailureJson {
+        let mut f = FailureJson {
+            depth,
+            category: report.outcome.category(),
+            moves: Vec::new(),
+            fen: fen.to_string(),
+            in_check: None,
+            missed: Vec::new(),
+            invented: Vec::new(),
+            error: None,
+            text: report_lines(report),
+        };
+        if let Some((moves, fen)) = report.outcome.position() {
+            (f.moves, f.fen) = (moves.to_vec(), fen.to_string());
+        }
+        match &report.outcome {
+            Outcome::MoveListDiffers {
+                in_check,
+                missed,
+                invented,
+                ..
+            } => {
+                f.in_check = Some(*in_check);
+                (f.missed, f.invented) = (moves_json(missed), moves_json(invented));
+            }
+            Outcome::EngineFailed { error, .. } => f.error = Some(error.to_string()),
+            _ => {}
+        }
+        f
+    }
+}
+
+/// The JSON document of `diff --json` for one position: the position, the depth, and the
+/// failure found (null when the engine agrees), the same object as a suite position's.
+#[derive(Serialize)]
+struct OneJson {
+    fen: String,
+    moves: Vec<String>,
+    depth: u32,
+    engine: String,
+    protocol: &'static str,
+    pass: bool,
+    nodes: Option<Nodes>,
+    failure: Option<FailureJson>,
 }
 
 #[derive(Serialize)]
@@ -357,36 +432,10 @@ fn moves_json(moves: &[ClassifiedMove]) -> Vec<MoveJson> {
 
 impl PositionJson {
     fn from(d: &PositionDiff) -> PositionJson {
-        let failure = d.failure.as_ref().map(|(depth, report)| {
-            let mut f = FailureJson {
-                depth: *depth,
-                category: report.outcome.category(),
-                moves: Vec::new(),
-                fen: d.fen.clone(),
-                in_check: None,
-                missed: Vec::new(),
-                invented: Vec::new(),
-                error: None,
-                text: report_lines(report),
-            };
-            if let Some((moves, fen)) = report.outcome.position() {
-                (f.moves, f.fen) = (moves.to_vec(), fen.to_string());
-            }
-            match &report.outcome {
-                Outcome::MoveListDiffers {
-                    in_check,
-                    missed,
-                    invented,
-                    ..
-                } => {
-                    f.in_check = Some(*in_check);
-                    (f.missed, f.invented) = (moves_json(missed), moves_json(invented));
-                }
-                Outcome::EngineFailed { error, .. } => f.error = Some(error.to_string()),
-                _ => {}
-            }
-            f
-        });
+        let failure = d
+            .failure
+            .as_ref()
+            .map(|(depth, report)| FailureJson::new(*depth, &d.fen, report));
         PositionJson {
             line: d.line,
             id: d.id.clone(),
@@ -399,7 +448,7 @@ impl PositionJson {
                     depth: c.depth,
                     expected: c.expected,
                     engine: c.engine,
-                    pass: c.engine.map(|n| u128::from(n) == c.expected),
+                    pass: c.engine.map(|n| n == c.expected),
                     skipped: c.skipped.map(|s| s.describe()),
                 })
                 .collect(),
@@ -465,13 +514,13 @@ fn run_suite(args: &Args, path: &Path) -> Result<ExitCode> {
         max_depth: args.max_depth,
         max_nodes: args.max_nodes,
     };
-    let file_name = path.display().to_string();
-    let text = std::fs::read(path).with_context(|| format!("cannot open {file_name}"))?;
-    let entries: Vec<_> = epd::read(std::io::Cursor::new(text)).collect();
+    let input = Input::open(path)?;
+    let file_name = input.name();
+    let entries: Vec<_> = epd::read(input.reader()?).collect();
     if entries.is_empty() {
         bail!("{file_name}: no positions found");
     }
-    let planned: u128 = entries
+    let planned: Nodes = entries
         .iter()
         .flatten()
         .flat_map(|e| e.counts.iter())
@@ -483,7 +532,7 @@ fn run_suite(args: &Args, path: &Path) -> Result<ExitCode> {
         eprintln!("error: {e}");
         return Ok(ExitCode::from(2));
     }
-    let mut progress = Progress::new(!args.json, u64::try_from(planned).unwrap_or(u64::MAX));
+    let mut progress = Progress::new(!args.json, planned);
     let mut tally = Tally::default();
     let mut json_positions = Vec::new();
     let mut json_errors = Vec::new();
@@ -494,7 +543,7 @@ fn run_suite(args: &Args, path: &Path) -> Result<ExitCode> {
             Ok(entry) => match suite::parse_position(&entry, args.chess960) {
                 Err(e) => (entry.line, format!("invalid FEN: {e}")),
                 Ok(root) => {
-                    let advance = |n: u128| progress.advance(u64::try_from(n).unwrap_or(u64::MAX));
+                    let advance = |n: Nodes| progress.advance(n);
                     match diff_position(&mut engine, &entry, &root, limits, advance) {
                         Ok(d) => {
                             tally.add(&d);

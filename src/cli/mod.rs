@@ -7,6 +7,7 @@ pub mod compare;
 pub mod completions;
 pub mod count;
 pub mod diff;
+pub mod input;
 pub mod magics;
 pub mod man;
 pub mod progress;

@@ -12,7 +12,9 @@ pub struct Progress {
 }
 
 impl Progress {
-    pub fn new(enabled: bool, total: u64) -> Progress {
+    /// A bar of `total` nodes (a bar past 2^64 nodes stops at its end).
+    pub fn new(enabled: bool, total: perft::Nodes) -> Progress {
+        let total = total.saturating_u64();
         use std::io::IsTerminal;
         let bar = (enabled && std::io::stderr().is_terminal()).then(|| {
             let bar = indicatif::ProgressBar::with_draw_target(
@@ -34,9 +36,9 @@ impl Progress {
         }
     }
 
-    pub fn advance(&mut self, nodes: u64) {
+    pub fn advance(&mut self, nodes: perft::Nodes) {
         if let Some(bar) = &self.bar {
-            bar.inc(nodes);
+            bar.inc(nodes.saturating_u64());
             if !self.shown && self.start.elapsed() > Duration::from_millis(500) {
                 bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
                 self.shown = true;

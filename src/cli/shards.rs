@@ -3,14 +3,13 @@
 
 use super::common::{MAX_DEPTH, SliderChoice, SliderJob, build_position, move_list, with_sliders};
 use anyhow::{Result, bail};
-use perft::Sliders;
 use perft::shards::{self, Shard, SplitRequest, WorkOptions};
-use perft::stats::{Stats, StatsTable};
+use perft::stats::{FIELD_NAMES, Stats, StatsTable};
 use perft::tt::Table;
+use perft::{Nodes, Sliders};
 use serde::Serialize;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 #[derive(clap::Args, Debug)]
@@ -39,9 +38,15 @@ pub struct SplitArgs {
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub shards: u32,
 
-    /// Directory to write `manifest.json` and `shard-NNNN.jobs` into (created if missing).
+    /// Directory to write `manifest.json` and `shard-NNNN.jobs` into (created if missing; it
+    /// must be empty).
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
+
+    /// Write into a directory that is not empty, removing an earlier split's manifest, shards
+    /// and results there.
+    #[arg(long)]
+    pub force: bool,
 }
 
 #[derive(clap::Args, Debug)]
@@ -113,9 +118,21 @@ impl SliderJob for Split<'_> {
             depth: args.depth,
             at: args.at,
             shards: args.shards as usize,
+            force: args.force,
         };
         let start = Instant::now();
         let m = shards::split::<S>(&root, &req, &args.out)?;
+        if m.shards < req.shards {
+            eprintln!(
+                "note: {} shard{} asked, but the split has {} job{}: wrote {} shard{}",
+                req.shards,
+                plural(req.shards),
+                m.jobs,
+                plural(m.jobs as usize),
+                m.shards,
+                plural(m.shards)
+            );
+        }
         println!(
             "split {}: {} jobs (the unique positions {} plies down; multiplicities sum to {}), \
              {} shards of {}-{} jobs, depth {} left each, in {}",
@@ -177,16 +194,19 @@ impl SliderJob for Work<'_> {
             stats: args.stats.then_some(stats_table.as_ref()),
         };
         let bar = progress_bar(shard.jobs.len() as u64);
-        let nodes = AtomicU64::new(0);
+        let nodes = std::sync::Mutex::new(Nodes::ZERO);
         let start = Instant::now();
         let summary = shards::work::<S>(shard, &self.existing, opts, |n| {
-            let total = nodes.fetch_add(n, Ordering::Relaxed) + n;
-            if let Some(bar) = &bar {
+            let total = nodes.lock().map(|mut t| {
+                *t += n;
+                *t
+            });
+            if let (Some(bar), Ok(total)) = (&bar, total) {
                 bar.inc(1);
                 let secs = start.elapsed().as_secs_f64().max(1e-9);
                 bar.set_message(format!(
                     "{total} nodes, {:.1} Mnps",
-                    total as f64 / secs / 1e6
+                    total.to_f64() / secs / 1e6
                 ));
             }
         });
@@ -205,7 +225,7 @@ impl SliderJob for Work<'_> {
             summary.already_done,
             summary.counted,
             summary.nodes,
-            summary.nodes as f64 / secs.max(1e-9) / 1e6
+            summary.nodes.to_f64() / secs.max(1e-9) / 1e6
         );
         Ok(ExitCode::SUCCESS)
     }
@@ -235,11 +255,11 @@ struct MergeJson {
     at: u32,
     complete: bool,
     /// perft `depth` of the root; null while jobs are missing.
-    total: Option<u128>,
-    stats: Option<std::collections::BTreeMap<&'static str, u128>>,
+    total: Option<Nodes>,
+    stats: Option<Stats>,
     jobs: u64,
     jobs_done: u64,
-    nodes_counted: u128,
+    nodes_counted: Nodes,
     work_seconds: f64,
     missing: Vec<MissingJson>,
 }
@@ -266,10 +286,7 @@ pub fn merge(args: &MergeArgs) -> Result<ExitCode> {
             at: m.at,
             complete,
             total: complete.then_some(merged.total),
-            stats: merged
-                .stats
-                .filter(|_| complete)
-                .map(|s| Stats::NAMES.iter().copied().zip(s).collect()),
+            stats: merged.stats.filter(|_| complete),
             jobs: merged.jobs,
             jobs_done: merged.jobs_done,
             nodes_counted: merged.nodes,
@@ -298,7 +315,7 @@ pub fn merge(args: &MergeArgs) -> Result<ExitCode> {
             println!("complete: every job counted exactly once");
             println!("perft {} = {}", m.depth, merged.total);
             if let Some(stats) = merged.stats {
-                for (name, v) in Stats::NAMES.iter().zip(stats) {
+                for (name, v) in FIELD_NAMES.iter().zip(stats.to_array()) {
                     println!("  {name:<26} {v}");
                 }
             }
@@ -344,4 +361,9 @@ pub fn merge(args: &MergeArgs) -> Result<ExitCode> {
     } else {
         ExitCode::from(1)
     })
+}
+
+/// `"s"` unless `n` is one.
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
 }

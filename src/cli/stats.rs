@@ -5,33 +5,21 @@ use super::common::{Common, SliderJob, mnps};
 use anyhow::Result;
 use perft::perft::estimate_leaves;
 use perft::stats::{Stats, StatsTable, divide_stats, stats_with};
-use perft::{Position, Sliders};
+use perft::{Nodes, Position, Sliders};
 use serde::Serialize;
 use std::process::ExitCode;
 use std::time::Instant;
 
-/// One row of the JSON document: the fields named as the Grand Chess Tree names them.
+/// One row of the JSON document: the record's fields as the Grand Chess Tree names them (see
+/// [`Stats`]'s JSON form), after the depth or the move.
 #[derive(Serialize)]
 struct Row {
     #[serde(skip_serializing_if = "Option::is_none")]
     depth: Option<u32>,
     #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
     mv: Option<String>,
-    nodes: u64,
-    captures: u64,
-    enpassants: u64,
-    castles: u64,
-    promotions: u64,
-    direct_checks: u64,
-    single_discovered_checks: u64,
-    direct_discovered_checks: u64,
-    double_discovered_checks: u64,
-    total_checks: u64,
-    direct_mates: u64,
-    single_discovered_mates: u64,
-    direct_discovered_mates: u64,
-    double_discovered_mates: u64,
-    total_mates: u64,
+    #[serde(flatten)]
+    stats: Stats,
 }
 
 impl Row {
@@ -39,21 +27,7 @@ impl Row {
         Row {
             depth,
             mv,
-            nodes: s.nodes,
-            captures: s.captures,
-            enpassants: s.enpassants,
-            castles: s.castles,
-            promotions: s.promotions,
-            direct_checks: s.direct_checks,
-            single_discovered_checks: s.single_discovered_checks,
-            direct_discovered_checks: s.direct_discovered_checks,
-            double_discovered_checks: s.double_discovered_checks,
-            total_checks: s.total_checks(),
-            direct_mates: s.direct_mates,
-            single_discovered_mates: s.single_discovered_mates,
-            direct_discovered_mates: s.direct_discovered_mates,
-            double_discovered_mates: s.double_discovered_mates,
-            total_mates: s.total_mates(),
+            stats: *s,
         }
     }
 }
@@ -170,7 +144,7 @@ impl SliderJob for StatsJob<'_> {
                 }
             }
         }
-        let nodes: u64 = rows.iter().map(|(_, s)| s.nodes).sum();
+        let nodes: Nodes = rows.iter().map(|(_, s)| s.nodes).sum();
         let hash = match table {
             Some(_) => format!("hash {mb} MiB"),
             None => "no hash".to_string(),

@@ -1,13 +1,14 @@
 //! `perft --suite FILE`: every position of a suite file checked against its published counts.
 
 use super::common::{Common, MAX_DEPTH, SliderJob, counting_name, mnps, mnps_label, setup_label};
+use super::input::Input;
 use super::progress::Progress;
 use anyhow::{Context, Result, bail};
-use perft::Sliders;
 use perft::compare::Work;
 use perft::epd;
 use perft::perft::Options;
 use perft::suite::{self, Limits, PositionReport, Summary};
+use perft::{Nodes, Sliders};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -19,14 +20,13 @@ pub struct Args {
     #[arg(long, value_name = "FILE", conflicts_with_all = ["fen", "divide", "magics"])]
     pub suite: Option<PathBuf>,
 
-    /// With `--suite`: skip depths above this.
-    #[arg(long, default_value_t = MAX_DEPTH, requires = "suite",
-          value_parser = clap::value_parser!(u32).range(1..=MAX_DEPTH as i64))]
-    pub max_depth: u32,
+    /// With `--suite`: skip depths above this [default: 64].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=MAX_DEPTH as i64))]
+    pub max_depth: Option<u32>,
 
-    /// With `--suite`: skip checks whose expected count is above this.
-    #[arg(long, default_value_t = 10_000_000, requires = "suite")]
-    pub max_nodes: u128,
+    /// With `--suite`: skip checks whose expected count is above this [default: 10000000].
+    #[arg(long)]
+    pub max_nodes: Option<u128>,
 
     /// With `--suite` or `--stats`: machine-readable output (one JSON document on stdout).
     #[arg(long)]
@@ -36,9 +36,24 @@ pub struct Args {
 impl Args {
     pub fn limits(&self) -> Limits {
         Limits {
-            max_depth: self.max_depth,
-            max_nodes: self.max_nodes,
+            max_depth: self.max_depth.unwrap_or(MAX_DEPTH),
+            max_nodes: self.max_nodes.unwrap_or(10_000_000),
         }
+    }
+
+    /// The limits apply only to a suite: given without one, they are an error naming both.
+    pub fn check_limits_need_a_suite(&self) -> anyhow::Result<()> {
+        if self.suite.is_none() {
+            for (given, name) in [
+                (self.max_depth.is_some(), "--max-depth"),
+                (self.max_nodes.is_some(), "--max-nodes"),
+            ] {
+                if given {
+                    anyhow::bail!("{name} goes with --suite (it limits the suite's checks)");
+                }
+            }
+        }
+        Ok(())
     }
 }
 
@@ -57,7 +72,7 @@ struct PositionJson {
     id: Option<String>,
     fen: String,
     pass: bool,
-    nodes: u64,
+    nodes: Nodes,
     time: f64,
     checks: Vec<CheckJson>,
     divide: Option<DivideJson>,
@@ -66,8 +81,8 @@ struct PositionJson {
 #[derive(Serialize)]
 struct CheckJson {
     depth: u32,
-    expected: u128,
-    actual: Option<u64>,
+    expected: Nodes,
+    actual: Option<Nodes>,
     pass: Option<bool>,
     skipped: Option<&'static str>,
     time: f64,
@@ -83,7 +98,7 @@ struct DivideJson {
 struct MoveCount {
     #[serde(rename = "move")]
     mv: String,
-    nodes: u64,
+    nodes: Nodes,
 }
 
 #[derive(Serialize)]
@@ -99,7 +114,7 @@ struct SummaryJson {
     failed: usize,
     skipped: usize,
     errors: usize,
-    nodes: u64,
+    nodes: Nodes,
     time: f64,
     mnps: f64,
     counting: &'static str,
@@ -200,7 +215,7 @@ fn position_lines(r: &PositionReport) -> Vec<String> {
             "      depth {}: expected {}, got {}",
             c.depth,
             c.expected,
-            c.actual.unwrap_or(0)
+            c.actual.unwrap_or_default()
         ));
         lines.push(format!("      FEN: {}", r.fen));
     }
@@ -216,26 +231,25 @@ fn position_lines(r: &PositionReport) -> Vec<String> {
     lines
 }
 
-/// The total expected nodes of the checks within the limits (a first streamed pass over the
-/// file, for the progress bar).
-fn planned_nodes(path: &Path, limits: Limits) -> u64 {
-    let Ok(file) = std::fs::File::open(path) else {
-        return 0;
+/// The total expected nodes of the checks within the limits (a first pass over the input, for
+/// the progress bar).
+fn planned_nodes(input: &Input, limits: Limits) -> Nodes {
+    let Ok(reader) = input.reader() else {
+        return Nodes::ZERO;
     };
-    epd::read(std::io::BufReader::new(file))
+    epd::read(reader)
         .flatten()
         .flat_map(|e| e.counts)
         .filter(|&(d, n)| limits.allows(d, n))
-        .map(|(_, n)| n as u64)
+        .map(|(_, n)| n)
         .sum()
 }
 
 /// Every check of a suite within the limits, for `--compare --suite`.
 pub fn work(path: &Path, chess960: bool, limits: Limits) -> Result<Vec<Work>> {
-    let file =
-        std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    let input = Input::open(path)?;
     let mut work = Vec::new();
-    for entry in epd::read(std::io::BufReader::new(file)) {
+    for entry in epd::read(input.reader()?) {
         let entry =
             entry.map_err(|e| anyhow::anyhow!("{}:{}: {}", path.display(), e.line, e.kind))?;
         let pos = suite::parse_position(&entry, chess960)
@@ -268,8 +282,7 @@ impl SliderJob for Suite<'_> {
         let (common, args, path) = (self.common, self.args, self.path);
         let counting = common.counting();
         let limits = args.limits();
-        let file =
-            std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+        let input = Input::open(path)?;
         // `--hash auto`: sized for the largest count the limits allow, at the depth where a
         // branching factor of 30 reaches it.
         let leaves = (limits.max_nodes as f64).min(1e15);
@@ -285,16 +298,16 @@ impl SliderJob for Suite<'_> {
             table: table.as_ref(),
         };
         let total = if args.json {
-            0
+            Nodes::ZERO
         } else {
-            planned_nodes(path, limits)
+            planned_nodes(&input, limits)
         };
         let mut progress = Progress::new(!args.json, total);
         let mut summary = Summary::default();
         let mut json_positions = Vec::new();
         let mut json_errors = Vec::new();
-        let file_name = path.display().to_string();
-        for entry in epd::read(std::io::BufReader::new(file)) {
+        let file_name = input.name().to_string();
+        for entry in epd::read(input.reader()?) {
             let (line, message) = match entry {
                 Err(e) => (e.line, e.kind.to_string()),
                 Ok(entry) => match suite::parse_position(&entry, common.chess960) {
@@ -351,8 +364,15 @@ impl SliderJob for Suite<'_> {
         } else {
             println!();
             println!(
-                "{} positions: {} checks passed, {} failed, {} skipped; {} bad lines",
-                summary.positions, summary.passed, summary.failed, summary.skipped, summary.errors
+                "{} position{}: {} check{} passed, {} failed, {} skipped; {} bad line{}",
+                summary.positions,
+                plural(summary.positions),
+                summary.passed,
+                plural(summary.passed),
+                summary.failed,
+                summary.skipped,
+                summary.errors,
+                plural(summary.errors)
             );
             println!(
                 "{} nodes in {:.2} s, {:.1} {} ({}; limits: depth <= {}, nodes <= {})",
@@ -373,4 +393,9 @@ impl SliderJob for Suite<'_> {
             ExitCode::SUCCESS
         })
     }
+}
+
+/// `"s"` unless `n` is one.
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
 }

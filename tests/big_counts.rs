@@ -1,0 +1,226 @@
+//! Counts past 2^64 are exact and, through the table, fast, in every command that counts:
+//! checked against an independent count of two bare kings made here from the kings' squares
+//! alone (no position, no generator of ours).
+
+use perft::perft::{Counting, Options, divide_with, perft, perft_with};
+use perft::stats::{StatsTable, stats_with};
+use perft::tt::Table;
+use perft::{Magic, Nodes, Position};
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+/// White king e1, black king e8, white to move.
+const KINGS: &str = "4k3/8/8/8/8/8/8/4K3 w - - 0 1";
+
+/// Perft of two bare kings, the king to move on `us` and the other on `them`: every step of a
+/// king to a square on the board that does not touch the other king, counted level by level
+/// over the 64 x 64 pairs of squares.
+fn kings_perft(us: u8, them: u8, depth: u32) -> u128 {
+    let steps = |k: u8| {
+        let (f, r) = (i8::try_from(k % 8).unwrap(), i8::try_from(k / 8).unwrap());
+        let mut out = Vec::new();
+        for dr in -1..=1 {
+            for df in -1..=1 {
+                let (nf, nr) = (f + df, r + dr);
+                if (dr, df) != (0, 0) && (0..8).contains(&nf) && (0..8).contains(&nr) {
+                    out.push(u8::try_from(nr * 8 + nf).unwrap());
+                }
+            }
+        }
+        out
+    };
+    let touch = |a: u8, b: u8| (a % 8).abs_diff(b % 8) <= 1 && (a / 8).abs_diff(b / 8) <= 1;
+    // level[(mover, other)] = perft of the remaining depth from that pair.
+    let mut level: HashMap<(u8, u8), u128> = HashMap::new();
+    for a in 0..64 {
+        for b in 0..64 {
+            level.insert((a, b), 1);
+        }
+    }
+    for _ in 0..depth {
+        let mut next = HashMap::new();
+        for a in 0..64u8 {
+            for b in 0..64u8 {
+                let n: u128 = steps(a)
+                    .into_iter()
+                    .filter(|&t| !touch(t, b))
+                    .map(|t| level[&(b, t)])
+                    .sum();
+                next.insert((a, b), n);
+            }
+        }
+        level = next;
+    }
+    level[&(us, them)]
+}
+
+/// Two bare kings from e1 (square 4) and e8 (square 60), white to move.
+fn kings(depth: u32) -> Nodes {
+    Nodes::from(kings_perft(4, 60, depth))
+}
+
+fn bin() -> &'static str {
+    env!("CARGO_BIN_EXE_perft")
+}
+
+fn run(args: &[&str]) -> Output {
+    Command::new(bin()).args(args).output().expect("perft runs")
+}
+
+fn stdout(o: &Output) -> String {
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("perft-big-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The oracle agrees with counts found by hand (each king has five steps from its home square,
+/// none touching the other: 5, then 25) and with a separate count in Python's integers over the
+/// same pairs of squares (170 at depth 3, 61,018,799,030,976,426,896 at depth 24).
+#[test]
+fn the_independent_kings_count_is_sound() {
+    assert_eq!(kings_perft(4, 60, 1), 5);
+    assert_eq!(kings_perft(4, 60, 2), 25);
+    assert_eq!(kings_perft(4, 60, 3), 170);
+    assert_eq!(kings_perft(4, 60, 24), 61_018_799_030_976_426_896);
+}
+
+#[test]
+fn counts_past_2_to_the_64_are_exact_with_and_without_the_table() {
+    let pos = Position::from_fen(KINGS).unwrap();
+    // Without a table: the plies above the u64 subtrees are walked one by one.
+    for depth in [7, 8] {
+        assert_eq!(
+            perft::<Magic>(&mut pos.clone(), depth, Counting::Bulk),
+            kings(depth)
+        );
+        assert_eq!(
+            perft::<Magic>(&mut pos.clone(), depth, Counting::NoBulk),
+            kings(depth)
+        );
+    }
+    // Depth 40 needs room for its distinct positions at each depth: 128 MiB is enough (16 MiB
+    // suffices up to depth 30).
+    let table = Table::new(128).unwrap();
+    for threads in [1, 2, 4] {
+        let opts = Options {
+            counting: Counting::Bulk,
+            threads,
+            table: Some(&table),
+        };
+        for depth in [20, 24, 30, 40] {
+            let got = perft_with::<Magic>(&pos, depth, opts);
+            assert_eq!(got, kings(depth), "depth {depth}, {threads} threads");
+        }
+        let divide: Nodes = divide_with::<Magic>(&pos, 30, opts)
+            .into_iter()
+            .map(|(_, n)| n)
+            .sum();
+        assert_eq!(divide, kings(30));
+    }
+    assert!(kings(24).to_u64().is_none());
+    assert!(kings(40).to_u128().is_some());
+}
+
+#[test]
+fn statistics_past_2_to_the_64_are_exact() {
+    let pos = Position::from_fen(KINGS).unwrap();
+    let table = StatsTable::new(16).unwrap();
+    for threads in [1, 2] {
+        let st = stats_with::<Magic>(&pos, 24, threads, Some(&table));
+        // Kings alone never capture, castle, promote or give check.
+        assert_eq!(st.nodes, kings(24));
+        assert!(st.captures.is_zero() && st.checks().is_zero());
+    }
+    let out = stdout(&run(&[
+        "--fen", KINGS, "--depth", "26", "--stats", "--hash", "16", "--json",
+    ]));
+    let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let last = &doc["depths"][25];
+    assert_eq!(last["depth"], 26);
+    assert_eq!(last["nodes"].to_string(), kings(26).to_string());
+}
+
+#[test]
+fn the_command_line_prints_every_digit() {
+    let out = stdout(&run(&["--fen", KINGS, "--depth", "24", "--hash", "16"]));
+    assert_eq!(out.trim(), kings(24).to_string());
+    let out = stdout(&run(&[
+        "--fen", KINGS, "--depth", "30", "--hash", "16", "--divide",
+    ]));
+    assert!(
+        out.ends_with(&format!("Nodes searched: {}\n", kings(30))),
+        "{out}"
+    );
+    // The perftree form (no table: a depth whose plies above the 64-bit subtrees are walked).
+    let out = stdout(&run(&["8", KINGS]));
+    assert!(out.ends_with(&format!("\n\n{}\n", kings(8))), "{out}");
+}
+
+#[test]
+fn a_suite_line_past_2_to_the_64_passes_and_a_wrong_one_fails() {
+    let dir = scratch("suite");
+    let path = dir.join("kings.epd");
+    std::fs::write(
+        &path,
+        format!(
+            "{KINGS} ;D24 {} ;id kings\n{KINGS} ;D24 {} ;id kings-off-by-one\n",
+            kings(24),
+            kings(24) + Nodes::ONE
+        ),
+    )
+    .unwrap();
+    let o = run(&[
+        "--suite",
+        path.to_str().unwrap(),
+        "--hash",
+        "16",
+        "--max-nodes",
+        "1000000000000000000000000",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(doc["positions"][0]["pass"], true);
+    assert_eq!(doc["positions"][1]["pass"], false);
+    assert_eq!(
+        doc["positions"][1]["checks"][0]["actual"].to_string(),
+        kings(24).to_string()
+    );
+}
+
+#[test]
+fn split_work_and_merge_past_2_to_the_64() {
+    let dir = scratch("split");
+    let out = dir.join("kings");
+    stdout(&run(&[
+        "split",
+        "--fen",
+        KINGS,
+        "--depth",
+        "24",
+        "--at",
+        "2",
+        "--shards",
+        "2",
+        "--out",
+        out.to_str().unwrap(),
+    ]));
+    for shard in ["shard-0000.jobs", "shard-0001.jobs"] {
+        stdout(&run(&[
+            "work",
+            out.join(shard).to_str().unwrap(),
+            "--hash",
+            "16",
+        ]));
+    }
+    let doc: serde_json::Value =
+        serde_json::from_str(&stdout(&run(&["merge", out.to_str().unwrap(), "--json"]))).unwrap();
+    assert_eq!(doc["total"].to_string(), kings(24).to_string());
+}
