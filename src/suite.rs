@@ -182,8 +182,15 @@ pub fn run_position<S: Sliders>(
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Summary {
     pub positions: usize,
+    /// Positions with at least one check run and none failed.
+    pub positions_passed: usize,
+    /// Positions with a failed check.
+    pub positions_failed: usize,
+    /// Checks (one depth of one position) that ran and matched.
     pub passed: usize,
+    /// Checks that ran and did not match.
     pub failed: usize,
+    /// Checks not run (over a limit, or after a failure).
     pub skipped: usize,
     /// Lines that could not be read or whose FEN was rejected.
     pub errors: usize,
@@ -195,6 +202,11 @@ impl Summary {
     /// Adds one position's report.
     pub fn add(&mut self, r: &PositionReport) {
         self.positions += 1;
+        if !r.passed() {
+            self.positions_failed += 1;
+        } else if r.run().next().is_some() {
+            self.positions_passed += 1;
+        }
         for c in &r.checks {
             if c.passed() {
                 self.passed += 1;

@@ -167,7 +167,8 @@ fn the_json_summary_counts_the_same() {
     let doc: serde_json::Value = serde_json::from_str(&out).expect("one JSON document");
     let summary = &doc["summary"];
     assert_eq!(summary["positions"], 7);
-    assert_eq!(summary["failed"], 3);
+    assert_eq!(summary["positions_failed"], 3);
+    assert_eq!(summary["positions_passed"], 4);
     assert_eq!(summary["failures"]["move list"], 3);
     for kind in summary["by_kind"].as_array().unwrap() {
         let expected = if kind["kind"] == "en passant" {

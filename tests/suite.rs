@@ -143,10 +143,13 @@ fn json_output_parses_and_has_the_documented_fields() {
     assert_eq!(doc["errors"][0]["line"], 2);
     let summary = &doc["summary"];
     assert_eq!(summary["positions"], 1);
-    assert_eq!(summary["passed"], 2);
-    assert_eq!(summary["failed"], 1);
-    assert_eq!(summary["skipped"], 1);
-    assert_eq!(summary["errors"], 1);
+    assert_eq!(summary["positions_passed"], 0);
+    assert_eq!(summary["positions_failed"], 1);
+    assert_eq!(summary["checks_run"], 3);
+    assert_eq!(summary["checks_passed"], 2);
+    assert_eq!(summary["checks_failed"], 1);
+    assert_eq!(summary["checks_skipped"], 1);
+    assert_eq!(summary["bad_lines"], 1);
     assert_eq!(summary["nodes"], 20 + 400 + 8902);
 }
 

@@ -398,8 +398,8 @@ struct LineError {
 #[derive(Serialize)]
 struct SummaryJson {
     positions: usize,
-    passed: usize,
-    failed: usize,
+    positions_passed: usize,
+    positions_failed: usize,
     checks_run: usize,
     checks_skipped: usize,
     bad_lines: usize,
@@ -590,8 +590,8 @@ fn run_suite(args: &Args, path: &Path) -> Result<ExitCode> {
             protocol: args.protocol_name(),
             summary: SummaryJson {
                 positions: tally.positions,
-                passed: tally.passed,
-                failed: tally.failed,
+                positions_passed: tally.passed,
+                positions_failed: tally.failed,
                 checks_run: tally.checks_run,
                 checks_skipped: tally.checks_skipped,
                 bad_lines,

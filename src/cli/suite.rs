@@ -110,10 +110,13 @@ struct LineError {
 #[derive(Serialize)]
 struct SummaryJson {
     positions: usize,
-    passed: usize,
-    failed: usize,
-    skipped: usize,
-    errors: usize,
+    positions_passed: usize,
+    positions_failed: usize,
+    checks_run: usize,
+    checks_passed: usize,
+    checks_failed: usize,
+    checks_skipped: usize,
+    bad_lines: usize,
     nodes: Nodes,
     time: f64,
     mnps: f64,
@@ -338,6 +341,13 @@ impl SliderJob for Suite<'_> {
         if summary.positions == 0 && summary.errors == 0 {
             bail!("{file_name}: no positions found");
         }
+        if summary.passed + summary.failed == 0 && summary.skipped > 0 {
+            eprintln!(
+                "note: nothing was checked: every listed depth is over --max-depth {} or \
+                 --max-nodes {}",
+                limits.max_depth, limits.max_nodes
+            );
+        }
         if args.json {
             let report = Report {
                 file: file_name,
@@ -345,10 +355,13 @@ impl SliderJob for Suite<'_> {
                 errors: json_errors,
                 summary: SummaryJson {
                     positions: summary.positions,
-                    passed: summary.passed,
-                    failed: summary.failed,
-                    skipped: summary.skipped,
-                    errors: summary.errors,
+                    positions_passed: summary.positions_passed,
+                    positions_failed: summary.positions_failed,
+                    checks_run: summary.passed + summary.failed,
+                    checks_passed: summary.passed,
+                    checks_failed: summary.failed,
+                    checks_skipped: summary.skipped,
+                    bad_lines: summary.errors,
                     nodes: summary.nodes,
                     time: summary.time.as_secs_f64(),
                     mnps: summary.mnps(),

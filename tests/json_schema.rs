@@ -1,0 +1,181 @@
+//! The JSON reports are pinned: each command's document, reduced to its shape (field names, in
+//! order, and the type of each value; an array by its first element), must equal the golden
+//! shape in `tests/data/json/`. A renamed, removed or retyped field fails here, so a change of
+//! schema is a visible, reviewed change of those files. `PERFT_BLESS=1 cargo test --release
+//! --test json_schema` rewrites them after an intended change.
+
+use serde_json::{Map, Value};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn bin() -> &'static str {
+    env!("CARGO_BIN_EXE_perft")
+}
+
+fn data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(name)
+}
+
+fn run(args: &[&str]) -> Output {
+    Command::new(bin()).args(args).output().expect("perft runs")
+}
+
+/// The document's shape: every scalar replaced by its type's name, every array by one element,
+/// the union of its elements' shapes (or by nothing when empty).
+fn shape(v: &Value) -> Value {
+    match v {
+        Value::Null => Value::from("null"),
+        Value::Bool(_) => Value::from("bool"),
+        Value::Number(_) => Value::from("number"),
+        Value::String(_) => Value::from("string"),
+        Value::Array(a) => Value::Array(a.iter().map(shape).reduce(union).into_iter().collect()),
+        Value::Object(o) => Value::Object(
+            o.iter()
+                .map(|(k, v)| (k.clone(), shape(v)))
+                .collect::<Map<String, Value>>(),
+        ),
+    }
+}
+
+/// Two shapes of one place as one: an object has the fields of both (the first's order, then
+/// the second's new ones); a null gives way to the other's type; arrays unite their elements.
+fn union(a: Value, b: Value) -> Value {
+    match (a, b) {
+        (Value::Object(mut x), Value::Object(y)) => {
+            for (k, v) in y {
+                match x.get_mut(&k) {
+                    Some(old) => {
+                        let first = std::mem::take(old);
+                        *old = union(first, v);
+                    }
+                    None => {
+                        x.insert(k, v);
+                    }
+                }
+            }
+            Value::Object(x)
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            Value::Array(x.into_iter().chain(y).reduce(union).into_iter().collect())
+        }
+        (a, b) if a == "null" => b,
+        (a, _) => a,
+    }
+}
+
+/// Compares the shape of `stdout` with `tests/data/json/<name>.json` (or writes it when
+/// blessing).
+fn pinned(name: &str, o: &Output) {
+    let doc: Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{name}: not JSON ({e}): {}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        )
+    });
+    let got = serde_json::to_string_pretty(&shape(&doc)).unwrap() + "\n";
+    let path = data(&format!("json/{name}.json"));
+    if std::env::var_os("PERFT_BLESS").is_some() {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, &got).unwrap();
+        return;
+    }
+    let want = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    assert_eq!(got, want, "the shape of {name} changed");
+}
+
+fn fake_engine() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let path = exe
+        .parent()
+        .and_then(|d| d.parent())
+        .unwrap()
+        .join("examples/fake_engine");
+    assert!(path.exists(), "{} not built", path.display());
+    path
+}
+
+#[test]
+fn suite_json_keeps_its_shape() {
+    let suite = data("standard.epd");
+    // One position fails (a wrong count) so that the divide is in the document too.
+    let dir = std::env::temp_dir().join(format!("perft-json-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let wrong = dir.join("wrong.epd");
+    let mut text = std::fs::read_to_string(&suite).unwrap();
+    text.push_str("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D2 401 ;id wrong\n");
+    text.push_str("not a fen ;D1 1\n");
+    std::fs::write(&wrong, text).unwrap();
+    let o = run(&[
+        "--suite",
+        wrong.to_str().unwrap(),
+        "--max-nodes",
+        "10000",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    pinned("suite", &o);
+}
+
+#[test]
+fn stats_json_keeps_its_shape() {
+    let o = run(&["--stats", "--depth", "2", "--divide", "--json"]);
+    assert!(o.status.success());
+    pinned("stats", &o);
+}
+
+#[test]
+fn diff_json_keeps_its_shape() {
+    let fake = fake_engine();
+    let suite = data("diff.epd");
+    let o = run(&[
+        "diff",
+        "--engine",
+        &format!("{} --bug ep-pin", fake.display()),
+        "--suite",
+        suite.to_str().unwrap(),
+        "--max-nodes",
+        "200000",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    pinned("diff-suite", &o);
+    let o = run(&[
+        "diff",
+        "--engine",
+        fake.to_str().unwrap(),
+        "--depth",
+        "4",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    pinned("diff-one", &o);
+}
+
+#[test]
+fn merge_json_keeps_its_shape() {
+    let dir = std::env::temp_dir().join(format!("perft-json-merge-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let o = run(&[
+        "split",
+        "--depth",
+        "3",
+        "--at",
+        "1",
+        "--shards",
+        "2",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(o.status.success());
+    for shard in ["shard-0000.jobs", "shard-0001.jobs"] {
+        let o = run(&["work", dir.join(shard).to_str().unwrap(), "--stats"]);
+        assert!(o.status.success());
+    }
+    let o = run(&["merge", dir.to_str().unwrap(), "--json"]);
+    assert!(o.status.success());
+    pinned("merge", &o);
+    let _ = std::fs::remove_dir_all(&dir);
+}
