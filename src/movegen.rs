@@ -725,6 +725,8 @@ pub enum UciMoveError {
     Malformed(String),
     /// Well-formed, but not a legal move in the position.
     Illegal(String),
+    /// A legal promotion written without the piece it promotes to.
+    NoPromotionPiece(String),
 }
 
 impl std::fmt::Display for UciMoveError {
@@ -737,6 +739,10 @@ impl std::fmt::Display for UciMoveError {
                 m.escape_debug()
             ),
             UciMoveError::Illegal(m) => write!(f, "'{m}' is not legal in this position"),
+            UciMoveError::NoPromotionPiece(m) => write!(
+                f,
+                "'{m}' is a promotion: add the piece it promotes to ({m}q, {m}r, {m}b or {m}n)"
+            ),
         }
     }
 }
@@ -773,5 +779,15 @@ pub fn parse_uci_move<S: Sliders>(pos: &Position, uci: &str) -> Result<Move, Uci
                 && mv.promotion_piece() == promotion
                 && (mv.to() == to || by_king_to(mv) && mv.castle_king_to() == to)
         })
-        .ok_or_else(|| UciMoveError::Illegal(uci.to_string()))
+        .ok_or_else(|| {
+            let promotes = promotion.is_none()
+                && legal_moves::<S>(pos)
+                    .iter()
+                    .any(|mv| mv.from() == from && mv.to() == to && mv.promotion_piece().is_some());
+            if promotes {
+                UciMoveError::NoPromotionPiece(uci.to_string())
+            } else {
+                UciMoveError::Illegal(uci.to_string())
+            }
+        })
 }

@@ -292,3 +292,40 @@ fn diff_of_one_position_prints_json_when_asked() {
     assert_eq!(doc["failure"]["moves"][0], "e2e4");
     assert_eq!(doc["failure"]["missed"][0]["move"], "b8c6");
 }
+
+#[test]
+fn polish_a_user_notices() {
+    // A promotion written without its piece says so.
+    let o = run(&[
+        "--fen",
+        "8/4P3/8/8/8/8/8/k6K w - - 0 1",
+        "--moves",
+        "e7e8",
+        "--depth",
+        "1",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("'e7e8' is a promotion: add the piece it promotes to"),
+        "{}",
+        text(&o.stderr)
+    );
+    // A number too large says so.
+    let o = run(&["--hash", "99999999999999999999"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("too large"), "{}", text(&o.stderr));
+    let o = run(&["--depth", "99999999999999999999"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("too large"), "{}", text(&o.stderr));
+    // Limits that leave nothing to check say so.
+    let o = run_with_input(&["--suite", "-", "--max-nodes", "0"], SUITE);
+    assert!(
+        text(&o.stderr).contains("nothing was checked"),
+        "{}",
+        text(&o.stderr)
+    );
+    // The manual page has its exit status and examples.
+    let man = text(&run(&["man"]).stdout);
+    assert!(man.contains(".SH \"EXIT STATUS\""), "{man}");
+    assert!(man.contains(".SH EXAMPLES"), "{man}");
+}

@@ -89,6 +89,10 @@ fn parse_hash(s: &str) -> Result<HashSize, String> {
     }
     match s.parse::<u32>() {
         Ok(mb) if mb <= 1 << 20 => Ok(HashSize::Mb(mb)),
+        _ if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) => Err(format!(
+            "'{s}' MiB is too large (at most {} MiB, 1 TiB)",
+            1u32 << 20
+        )),
         _ => Err(format!(
             "'{s}' is neither a size in MiB (0 to {}) nor 'auto'",
             1u32 << 20
