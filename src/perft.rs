@@ -23,7 +23,7 @@ pub enum Counting {
 /// Subtrees of this many plies or fewer are counted in `u64`, deeper ones in [`Nodes`]: every
 /// position the parser accepts has fewer than [`movegen::MAX_MOVES`] = 1104 legal moves, and
 /// 1104^6 < 2^64, so no count of six plies can overflow a `u64` (see [`crate::nodes`]). The
-/// plies above are made and unmade one by one ([`wide`]), so the hot code never adds wide
+/// plies above are made and unmade one by one (`wide`), so the hot code never adds wide
 /// numbers and never checks for overflow.
 pub const NARROW_DEPTH: u32 = 6;
 const _: () = assert!((movegen::MAX_MOVES as u128).pow(NARROW_DEPTH) < 1 << 64);

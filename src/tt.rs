@@ -322,7 +322,7 @@ impl Table {
 }
 
 /// Where the plies above [`crate::perft::NARROW_DEPTH`] keep their records (see
-/// [`crate::perft::wide`]).
+/// `perft::wide`).
 pub trait Records<R> {
     /// The record stored for the position with keys `keys` at `depth`, if any.
     fn probe_record(&self, keys: (u64, u64), depth: u32) -> Option<R>;
