@@ -132,10 +132,42 @@ fn bad_arguments_exit_2() {
 }
 
 #[test]
-fn help_exits_0() {
+fn help_names_every_option_and_command_and_exits_0() {
     let o = perft(&["--help"]);
-    assert!(o.status.success());
-    assert!(stdout(&o).contains("--depth"));
+    assert_eq!(o.status.code(), Some(0));
+    let help = stdout(&o);
+    for word in [
+        "--fen",
+        "--moves",
+        "--depth",
+        "--divide",
+        "--stats",
+        "--suite",
+        "--max-depth",
+        "--max-nodes",
+        "--json",
+        "--threads",
+        "--hash",
+        "--sliders",
+        "--classical",
+        "--no-bulk",
+        "--no-lanes",
+        "--chess960",
+        "--compare",
+        "--rounds",
+        "--bench",
+        "--magics",
+        "uci",
+        "diff",
+        "split",
+        "work",
+        "merge",
+        "completions",
+        "man",
+    ] {
+        assert!(help.contains(word), "--help does not name {word}: {help}");
+    }
+    assert!(help.contains("[default: 5]"), "{help}");
 }
 
 #[test]

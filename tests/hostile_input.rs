@@ -76,8 +76,26 @@ proptest! {
 
     #[test]
     fn epd_reader_survives_random_bytes(bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
-        for entry in epd::read(&bytes[..]).flatten() {
-            let _ = Position::from_fen(&entry.fen);
+        // Every result names a line of the input, in order; every entry's depths are distinct
+        // and within the depths `--depth` accepts.
+        let lines = bytes.split(|&b| b == b'\n').count();
+        let mut last = 0;
+        for result in epd::read(&bytes[..]) {
+            let line = match &result {
+                Ok(entry) => entry.line,
+                Err(e) => e.line,
+            };
+            prop_assert!((1..=lines).contains(&line), "line {} of {}", line, lines);
+            prop_assert!(line >= last, "line {} after {}", line, last);
+            last = line;
+            if let Ok(entry) = result {
+                let mut depths: Vec<u32> = entry.counts.iter().map(|c| c.0).collect();
+                prop_assert!(depths.iter().all(|&d| d <= 64));
+                depths.sort_unstable();
+                depths.dedup();
+                prop_assert_eq!(depths.len(), entry.counts.len());
+                let _ = Position::from_fen(&entry.fen);
+            }
         }
     }
 
@@ -93,6 +111,23 @@ proptest! {
         let input = lines.join("\n");
         let mut out = Vec::new();
         perft::uci::Uci::new().run(input.as_bytes(), &mut out).unwrap();
+        // Every divide's total is the sum of its lines, and no more totals than `go perft`s.
+        let text = String::from_utf8(out).unwrap();
+        let mut sum = 0u64;
+        let mut totals = 0;
+        for l in text.lines() {
+            if let Some(n) = l.strip_prefix("Nodes searched: ") {
+                prop_assert_eq!(n.parse::<u64>().ok(), Some(sum), "{}", text);
+                sum = 0;
+                totals += 1;
+            } else if let Some((mv, n)) = l.split_once(": ")
+                && mv.len() >= 4 && mv.len() <= 5 && !mv.contains(' ')
+                && let Ok(n) = n.parse::<u64>()
+            {
+                sum += n;
+            }
+        }
+        prop_assert!(totals <= lines.iter().filter(|l| l.starts_with("go perft")).count());
     }
 }
 

@@ -1,5 +1,5 @@
 //! Leaf statistics (`perft --stats`): the published Perft Results values (Chess Programming
-//! Wiki, and the Grand Chess Tree's finer split as quoted in issue 19), with threads and a
+//! Wiki, and the Grand Chess Tree's finer split of the same depths), with threads and a
 //! one-bucket table; a differential test that classifies every leaf with shakmaty's own moves
 //! and checkers; and the binary's table and JSON.
 
