@@ -60,8 +60,11 @@ where
     if depth <= NARROW_DEPTH {
         return narrow(pos, depth);
     }
-    let keys = (pos.key(), pos.key2());
-    if let Some(w) = table.and_then(|t| t.probe_record(keys, depth)) {
+    // The second key is computed from the board: only when there is a table to ask.
+    let keys = table.map(|_| (pos.key(), pos.key2()));
+    if let (Some(t), Some(keys)) = (table, keys)
+        && let Some(w) = t.probe_record(keys, depth)
+    {
         return w;
     }
     let moves = movegen::legal_moves::<S>(pos);
@@ -71,7 +74,7 @@ where
         total += wide::<S, W, T, F>(pos, depth - 1, table, narrow);
         pos.unmake(mv, &undo);
     }
-    if let Some(t) = table {
+    if let (Some(t), Some(keys)) = (table, keys) {
         t.store_record(keys, depth, total);
     }
     total

@@ -512,12 +512,11 @@ impl Records<Stats> for StatsTable {
         }
     }
     fn store_record(&self, keys: (u64, u64), depth: u32, st: Stats) {
-        let narrow: Option<Vec<u64>> = st.to_array().iter().map(|v| v.to_u64()).collect();
-        match narrow {
-            Some(v) => {
-                let mut a = [0; 13];
-                a.copy_from_slice(&v);
-                self.narrow.store(keys, depth, Stats::from_array(a));
+        // Every field is at most `nodes`: if it fits, they all do.
+        match st.nodes.to_u64() {
+            Some(_) => {
+                let narrow = st.to_array().map(|v| v.to_u64().unwrap_or(u64::MAX));
+                self.narrow.store(keys, depth, Stats::from_array(narrow));
             }
             None => self.wide.store(keys, depth, st),
         }

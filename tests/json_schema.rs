@@ -4,6 +4,8 @@
 //! schema is a visible, reviewed change of those files. `PERFT_BLESS=1 cargo test --release
 //! --test json_schema` rewrites them after an intended change.
 
+mod common;
+
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -86,17 +88,6 @@ fn pinned(name: &str, o: &Output) {
     assert_eq!(got, want, "the shape of {name} changed");
 }
 
-fn fake_engine() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let path = exe
-        .parent()
-        .and_then(|d| d.parent())
-        .unwrap()
-        .join("examples/fake_engine");
-    assert!(path.exists(), "{} not built", path.display());
-    path
-}
-
 #[test]
 fn suite_json_keeps_its_shape() {
     let suite = data("standard.epd");
@@ -128,7 +119,7 @@ fn stats_json_keeps_its_shape() {
 
 #[test]
 fn diff_json_keeps_its_shape() {
-    let fake = fake_engine();
+    let fake = common::fake_engine();
     let suite = data("diff.epd");
     let o = run(&[
         "diff",

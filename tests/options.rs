@@ -2,6 +2,8 @@
 //! an error naming both; file arguments work from pipes and `-`; `perft split` never overwrites
 //! an earlier split nor writes more shards than jobs; the UCI front never counts a stale position.
 
+mod common;
+
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
@@ -268,13 +270,7 @@ fn uci_never_counts_a_stale_position_and_names_bad_options() {
 
 #[test]
 fn diff_of_one_position_prints_json_when_asked() {
-    let exe = std::env::current_exe().unwrap();
-    let fake = exe
-        .parent()
-        .and_then(|d| d.parent())
-        .unwrap()
-        .join("examples/fake_engine");
-    assert!(fake.exists(), "{} not built", fake.display());
+    let fake = common::fake_engine();
     let o = run(&[
         "diff",
         "--engine",

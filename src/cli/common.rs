@@ -268,3 +268,8 @@ pub fn mnps_label(opts: &Options<'_>) -> &'static str {
         "Mnps"
     }
 }
+
+/// `"s"` unless `n` is one.
+pub fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}

@@ -1,7 +1,9 @@
 //! `perft split`, `perft work`, `perft merge`: a deep count spread over processes and machines
 //! by the batch engines people already run (GNU parallel, Slurm, xargs).
 
-use super::common::{MAX_DEPTH, SliderChoice, SliderJob, build_position, move_list, with_sliders};
+use super::common::{
+    MAX_DEPTH, SliderChoice, SliderJob, build_position, move_list, plural, with_sliders,
+};
 use anyhow::{Result, bail};
 use perft::shards::{self, Shard, SplitRequest, WorkOptions};
 use perft::stats::{FIELD_NAMES, Stats, StatsTable};
@@ -361,9 +363,4 @@ pub fn merge(args: &MergeArgs) -> Result<ExitCode> {
     } else {
         ExitCode::from(1)
     })
-}
-
-/// `"s"` unless `n` is one.
-fn plural(n: usize) -> &'static str {
-    if n == 1 { "" } else { "s" }
 }

@@ -1,6 +1,8 @@
 //! `perft --suite FILE`: every position of a suite file checked against its published counts.
 
-use super::common::{Common, MAX_DEPTH, SliderJob, counting_name, mnps, mnps_label, setup_label};
+use super::common::{
+    Common, MAX_DEPTH, SliderJob, counting_name, mnps, mnps_label, plural, setup_label,
+};
 use super::input::Input;
 use super::progress::Progress;
 use anyhow::{Context, Result, bail};
@@ -42,6 +44,7 @@ impl Args {
     }
 
     /// The limits apply only to a suite: given without one, they are an error naming both.
+    /// (clap's `requires = "suite"` lets them through here, so the check is made by hand.)
     pub fn check_limits_need_a_suite(&self) -> anyhow::Result<()> {
         if self.suite.is_none() {
             for (given, name) in [
@@ -406,9 +409,4 @@ impl SliderJob for Suite<'_> {
             ExitCode::SUCCESS
         })
     }
-}
-
-/// `"s"` unless `n` is one.
-fn plural(n: usize) -> &'static str {
-    if n == 1 { "" } else { "s" }
 }
