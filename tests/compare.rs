@@ -1,4 +1,6 @@
 //! The slider comparison: every implementation runs the same work, counts are checked.
+//!
+//! Counts asserted: the start position's perft 3 and 4, 8,902 and 197,281 (Chess Programming Wiki, "Perft Results").
 
 use perft::Position;
 use perft::compare::{Work, compare};

@@ -194,6 +194,9 @@ fn the_json_summary_counts_the_same() {
         serde_json::json!([{"move": "f4e3", "kind": "en passant"}])
     );
     assert_eq!(pos3["checks"][0]["pass"], true);
+    // Position 3's perft 2 is 191 (Chess Programming Wiki, "Perft Results"); the engine adds
+    // the two illegal en-passant captures, f4e3 after e2e4 and f4g3 after g2g4 (each takes
+    // both pawns off the fourth rank and uncovers the rook on b4 against the king on h4): 193.
     assert_eq!(pos3["checks"][1]["engine"], 193);
     assert_eq!(pos3["checks"][2]["skipped"], "after a failure");
 }

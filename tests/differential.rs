@@ -3,14 +3,21 @@
 //! biased towards captures, promotions, en passant, castling and checks. At every position the
 //! sets of legal moves (UCI) must be identical, and at every fourth perft 1 to 3 must agree.
 //!
+//! Random piece placements and every suite position shakmaty's strict validation refuses
+//! (unreachable ones: impossible checks, too much material) are counted by both, shakmaty told
+//! to accept them, through every way we count: the default threaded path (with the last-ply
+//! lanes and the compiled copies where the CPU has them), a table, each slider kind, no bulk.
+//!
 //! `cargo test --release --test differential -- --ignored` runs a hundred times more.
 
 mod common;
 
+use perft::attacks::Pext;
 use perft::attacks::magic::Prng;
 use perft::movegen::legal_moves;
-use perft::perft::{Counting, Options, perft, perft_with};
-use perft::{Magic, MoveKind, Position};
+use perft::perft::{Counting, Options, perft, perft_bulk_baseline, perft_no_bulk, perft_with};
+use perft::tt::Table;
+use perft::{Classical, Magic, MoveKind, Nodes, Position};
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Position as _};
@@ -92,7 +99,7 @@ fn playout(fen: &str, chess960: bool, plies: u32, rng: &mut Prng, seen: &mut See
                     "perft {depth} differs after {history:?} from {fen}: {}",
                     ours.to_fen()
                 );
-                // The threaded driver too (it splits the tree into tasks, see issue 18).
+                // The threaded driver too (it splits the tree into tasks).
                 let threaded = perft_with::<Magic>(&ours, depth, TWO_THREADS);
                 assert_eq!(
                     threaded,
@@ -191,4 +198,147 @@ fn long_random_playouts_agree_with_shakmaty() {
     let seen = run(8_000, 0x10_D1FF);
     eprintln!("{seen:?}");
     assert!(seen.positions > 500_000, "{seen:?}");
+}
+
+/// shakmaty's position for a FEN we accept, told to accept the two kinds of unreachable
+/// position its strict validation refuses (an impossible check, too much material); the
+/// reason when it still refuses.
+fn theirs_lenient(fen: &str, chess960: bool) -> Result<Chess, String> {
+    let setup = Fen::from_ascii(fen.as_bytes()).map_err(|e| e.to_string())?;
+    setup
+        .into_position::<Chess>(mode(chess960))
+        .or_else(|e| e.ignore_impossible_check())
+        .or_else(|e| e.ignore_too_much_material())
+        .map_err(|e| e.to_string())
+}
+
+/// Whether shakmaty's strict validation accepts `fen` (a position reachable as far as it sees).
+fn strictly_accepted(fen: &str, chess960: bool) -> bool {
+    Fen::from_ascii(fen.as_bytes())
+        .ok()
+        .and_then(|f| f.into_position::<Chess>(mode(chess960)).ok())
+        .is_some()
+}
+
+/// Perft of `pos` to `depth` in every way we count, each checked against `want` (shakmaty's
+/// count): the default path with two threads (split into tasks, last ply in lanes where the CPU
+/// has AVX-512, in the x86-64-v3 copy where it has that), one thread with a tiny shared table,
+/// the baseline copy, no bulk counting, and the classical and PEXT sliders.
+fn every_way_counts(pos: &Position, depth: u32, want: u64, what: &str) {
+    let want = Nodes::from(want);
+    let table = Table::new(1).unwrap();
+    let hashed = Options {
+        counting: Counting::Bulk,
+        threads: 1,
+        table: Some(&table),
+    };
+    let threaded_hashed = Options {
+        threads: 2,
+        ..hashed
+    };
+    let mut p = pos.clone();
+    let ways: [(&str, Nodes); 7] = [
+        (
+            "default, 2 threads",
+            perft_with::<Magic>(pos, depth, TWO_THREADS),
+        ),
+        ("hashed", perft_with::<Magic>(pos, depth, hashed)),
+        (
+            "hashed, 2 threads",
+            perft_with::<Magic>(pos, depth, threaded_hashed),
+        ),
+        ("baseline copy", perft_bulk_baseline::<Magic>(&mut p, depth)),
+        ("no bulk", perft_no_bulk::<Magic>(&mut p, depth)),
+        (
+            "classical",
+            perft_with::<Classical>(pos, depth, TWO_THREADS),
+        ),
+        (
+            "pext",
+            if Pext::available() {
+                perft_with::<Pext>(pos, depth, TWO_THREADS)
+            } else {
+                want
+            },
+        ),
+    ];
+    for (way, n) in ways {
+        assert_eq!(n, want, "{what}: perft {depth} ({way}) of {}", pos.to_fen());
+    }
+    assert_eq!(&p, pos, "counting restored the position");
+}
+
+/// Random placements (two kings and up to 24 pieces anywhere, castling rights and en-passant
+/// squares where the parser allows them): most are unreachable in a game, the positions where
+/// generators break. Perft 1 to 3 of each, and 4 of every tenth, must be shakmaty's.
+#[test]
+fn random_placements_count_as_shakmaty_counts() {
+    let (mut compared, mut checks, mut refused) = (0, 0, Vec::new());
+    for seed in 0..2400u64 {
+        let Some(ours) = common::placed(0x91AC_E000 + seed) else {
+            continue;
+        };
+        let fen = ours.to_fen();
+        let theirs = match theirs_lenient(&fen, false) {
+            Ok(theirs) => theirs,
+            Err(why) => {
+                refused.push(format!("{fen}: {why}"));
+                continue;
+            }
+        };
+        let deepest = if seed % 10 == 0 { 4 } else { 3 };
+        for depth in 1..=deepest {
+            let want = shakmaty::perft(&theirs, depth);
+            every_way_counts(&ours, depth, want, "random placement");
+        }
+        compared += 1;
+        checks += u32::from(ours.in_check());
+    }
+    // Positions our parser accepts and shakmaty refuses even when told to accept unreachable
+    // ones would be positions we call legal and it does not: there must be none.
+    assert!(refused.is_empty(), "shakmaty refuses: {refused:#?}");
+    assert!(
+        compared > 1300 && checks > 300,
+        "{compared} compared, {checks} in check"
+    );
+}
+
+/// Every suite position shakmaty's strict validation refuses is counted by both to every depth
+/// the suite gives (up to ten million nodes), and the suite's published count agrees.
+#[test]
+fn every_unreachable_suite_position_counts_as_shakmaty_counts() {
+    let mut compared = Vec::new();
+    for (name, chess960) in [
+        ("standard.epd", false),
+        ("perftsuite.epd", false),
+        ("tricky.epd", false),
+        ("terminal.epd", false),
+        ("chess960.epd", true),
+    ] {
+        for entry in common::suite(name) {
+            if strictly_accepted(&entry.fen, chess960) {
+                continue;
+            }
+            let theirs = theirs_lenient(&entry.fen, chess960)
+                .unwrap_or_else(|why| panic!("{name}: {}: {why}", entry.fen));
+            let ours = Position::from_fen_with(&entry.fen, chess960).unwrap();
+            for &(depth, published) in &entry.counts {
+                if published > Nodes::from(10_000_000u64) {
+                    continue;
+                }
+                let want = shakmaty::perft(&theirs, depth);
+                assert_eq!(
+                    Nodes::from(want),
+                    published,
+                    "{name}: {} depth {depth}",
+                    entry.fen
+                );
+                every_way_counts(&ours, depth, want, name);
+            }
+            compared.push(entry.fen);
+        }
+    }
+    // tricky.epd's [S] 'unreachable' section has eight positions, each with a check no move
+    // could have given.
+    assert!(compared.len() >= 8, "{compared:#?}");
 }

@@ -44,6 +44,8 @@ fn every_subset_of_every_mask() {
             }
         }
     }
+    // 102,400 rook and 5,248 bishop occupancies: the sum of 2^(relevant squares) over the
+    // board (Chess Programming Wiki, "Magic Bitboards": the fancy tables' 800 KiB and 41 KiB).
     assert_eq!(n, 102_400 + 5_248);
 }
 

@@ -1,6 +1,8 @@
 //! Property tests (proptest) over positions reached by random play and over random piece
 //! placements (mostly unreachable, which is where generators break).
 
+mod common;
+
 use perft::attacks::magic::Prng;
 use perft::movegen::{
     MoveList, count_legal_on, generate_on, is_legal_by_make, legal_moves, parse_uci_move,
@@ -24,82 +26,10 @@ fn played(seed: u64, plies: u32) -> Position {
     pos
 }
 
-/// A random placement: two kings and up to 24 other pieces, random side to move and, where
-/// kings and rooks stand at home, random castling rights and en-passant squares. Only positions
-/// the parser accepts are kept.
-fn placed(seed: u64) -> Option<Position> {
-    let mut rng = Prng::new(seed);
-    let mut board = [None::<char>; 64];
-    let free = |board: &mut [Option<char>; 64], c: char, rng: &mut Prng| loop {
-        let sq = (rng.next_u64() % 64) as usize;
-        let rank = sq / 8;
-        if board[sq].is_none() && !(matches!(c, 'P' | 'p') && (rank == 0 || rank == 7)) {
-            board[sq] = Some(c);
-            return;
-        }
-    };
-    // Kings at home half the time, to allow castling rights.
-    if rng.next_u64().is_multiple_of(2) {
-        board[4] = Some('K');
-        board[60] = Some('k');
-        for (sq, c) in [(0, 'R'), (7, 'R'), (56, 'r'), (63, 'r')] {
-            if !rng.next_u64().is_multiple_of(3) {
-                board[sq] = Some(c);
-            }
-        }
-    } else {
-        free(&mut board, 'K', &mut rng);
-        free(&mut board, 'k', &mut rng);
-    }
-    let n = rng.next_u64() % 25;
-    for _ in 0..n {
-        let c = b"PPPPNBRQppppnbrq"[(rng.next_u64() % 16) as usize] as char;
-        free(&mut board, c, &mut rng);
-    }
-    let mut fen = String::new();
-    for rank in (0..8).rev() {
-        let mut empty = 0;
-        for file in 0..8 {
-            match board[rank * 8 + file] {
-                None => empty += 1,
-                Some(c) => {
-                    if empty > 0 {
-                        fen.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    fen.push(c);
-                }
-            }
-        }
-        if empty > 0 {
-            fen.push_str(&empty.to_string());
-        }
-        if rank > 0 {
-            fen.push('/');
-        }
-    }
-    let side = if rng.next_u64().is_multiple_of(2) {
-        "w"
-    } else {
-        "b"
-    };
-    let castling = ["-", "KQkq", "K", "q", "Kq", "Qk"][(rng.next_u64() % 6) as usize];
-    let ep = if rng.next_u64().is_multiple_of(3) {
-        let file = (b'a' + (rng.next_u64() % 8) as u8) as char;
-        format!("{file}{}", if side == "w" { 6 } else { 3 })
-    } else {
-        "-".to_string()
-    };
-    // Try with the castling and en-passant fields, then without them.
-    Position::from_fen(&format!("{fen} {side} {castling} {ep} 0 1"))
-        .or_else(|_| Position::from_fen(&format!("{fen} {side} - - 0 1")))
-        .ok()
-}
-
 fn any_position() -> impl Strategy<Value = Position> {
     prop_oneof![
         (any::<u64>(), 0u32..120).prop_map(|(seed, plies)| played(seed, plies)),
-        any::<u64>().prop_filter_map("parser rejected the placement", placed),
+        any::<u64>().prop_filter_map("parser rejected the placement", common::placed),
     ]
 }
 

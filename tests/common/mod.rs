@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+use perft::Position;
+use perft::attacks::magic::Prng;
 use perft::epd::{self, EpdEntry};
 use std::path::PathBuf;
 
@@ -33,4 +35,76 @@ pub fn fake_engine() -> PathBuf {
     let path = dir.join("examples").join("fake_engine");
     assert!(path.exists(), "{} not built", path.display());
     path
+}
+
+/// A random placement: two kings and up to 24 other pieces, random side to move and, where
+/// kings and rooks stand at home, random castling rights and en-passant squares. Only positions
+/// the parser accepts are kept.
+pub fn placed(seed: u64) -> Option<Position> {
+    let mut rng = Prng::new(seed);
+    let mut board = [None::<char>; 64];
+    let free = |board: &mut [Option<char>; 64], c: char, rng: &mut Prng| loop {
+        let sq = (rng.next_u64() % 64) as usize;
+        let rank = sq / 8;
+        if board[sq].is_none() && !(matches!(c, 'P' | 'p') && (rank == 0 || rank == 7)) {
+            board[sq] = Some(c);
+            return;
+        }
+    };
+    // Kings at home half the time, to allow castling rights.
+    if rng.next_u64().is_multiple_of(2) {
+        board[4] = Some('K');
+        board[60] = Some('k');
+        for (sq, c) in [(0, 'R'), (7, 'R'), (56, 'r'), (63, 'r')] {
+            if !rng.next_u64().is_multiple_of(3) {
+                board[sq] = Some(c);
+            }
+        }
+    } else {
+        free(&mut board, 'K', &mut rng);
+        free(&mut board, 'k', &mut rng);
+    }
+    let n = rng.next_u64() % 25;
+    for _ in 0..n {
+        let c = b"PPPPNBRQppppnbrq"[(rng.next_u64() % 16) as usize] as char;
+        free(&mut board, c, &mut rng);
+    }
+    let mut fen = String::new();
+    for rank in (0..8).rev() {
+        let mut empty = 0;
+        for file in 0..8 {
+            match board[rank * 8 + file] {
+                None => empty += 1,
+                Some(c) => {
+                    if empty > 0 {
+                        fen.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    fen.push(c);
+                }
+            }
+        }
+        if empty > 0 {
+            fen.push_str(&empty.to_string());
+        }
+        if rank > 0 {
+            fen.push('/');
+        }
+    }
+    let side = if rng.next_u64().is_multiple_of(2) {
+        "w"
+    } else {
+        "b"
+    };
+    let castling = ["-", "KQkq", "K", "q", "Kq", "Qk"][(rng.next_u64() % 6) as usize];
+    let ep = if rng.next_u64().is_multiple_of(3) {
+        let file = (b'a' + (rng.next_u64() % 8) as u8) as char;
+        format!("{file}{}", if side == "w" { 6 } else { 3 })
+    } else {
+        "-".to_string()
+    };
+    // Try with the castling and en-passant fields, then without them.
+    Position::from_fen(&format!("{fen} {side} {castling} {ep} 0 1"))
+        .or_else(|_| Position::from_fen(&format!("{fen} {side} - - 0 1")))
+        .ok()
 }
