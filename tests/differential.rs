@@ -205,11 +205,13 @@ fn long_random_playouts_agree_with_shakmaty() {
 /// reason when it still refuses.
 fn theirs_lenient(fen: &str, chess960: bool) -> Result<Chess, String> {
     let setup = Fen::from_ascii(fen.as_bytes()).map_err(|e| e.to_string())?;
-    setup
-        .into_position::<Chess>(mode(chess960))
-        .or_else(|e| e.ignore_impossible_check())
-        .or_else(|e| e.ignore_too_much_material())
-        .map_err(|e| e.to_string())
+    match setup.into_position::<Chess>(mode(chess960)) {
+        Ok(pos) => Ok(pos),
+        Err(e) => match e.ignore_impossible_check() {
+            Ok(pos) => Ok(pos),
+            Err(e) => e.ignore_too_much_material().map_err(|e| e.to_string()),
+        },
+    }
 }
 
 /// Whether shakmaty's strict validation accepts `fen` (a position reachable as far as it sees).
