@@ -3,9 +3,8 @@
 mod cli;
 
 use clap::Parser;
-use cli::common::{Common, with_sliders};
-use cli::{bench, compare, completions, count, diff, magics, man, shards, stats, suite, uci};
-use perft::compare::Work;
+use cli::common::Common;
+use cli::{bench, compare, completions, count, diff, magics, man, shards, suite, uci};
 use std::process::ExitCode;
 
 /// Exact perft counts and move-generator speed for chess positions.
@@ -74,7 +73,7 @@ fn main() -> ExitCode {
     // `diff` writes to a child engine that may have exited: it must see EPIPE as an error, not
     // die of SIGPIPE, so it keeps SIGPIPE ignored and writes its own output with error handling.
     if !matches!(cli.command, Some(Command::Diff(_))) {
-        restore_sigpipe();
+        cli::common::restore_sigpipe();
     }
     match run(&cli) {
         Ok(code) => code,
@@ -82,16 +81,6 @@ fn main() -> ExitCode {
             eprintln!("error: {e:#}");
             ExitCode::from(2)
         }
-    }
-}
-
-/// Output piped into a reader that stops early (`perft --suite x | head`) ends the process
-/// quietly, as for `cat`; Rust ignores SIGPIPE, which makes the closed pipe a panic in `println!`.
-fn restore_sigpipe() {
-    #[cfg(unix)]
-    // SAFETY: called first thing in `main`, before any thread exists; SIG_DFL is a valid action.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }
 
@@ -106,58 +95,13 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Man) => return man::run::<Cli>(),
         None => {}
     }
-    let common = &cli.common;
-    cli.suite.check_limits_need_a_suite()?;
-    perft::perft::allow_lanes(!common.no_lanes);
-    if let Some(depth) = cli.tree.tree_depth {
-        return count::run_perftree(&cli.tree, common, depth);
-    }
-    if cli.magics.magics {
-        return magics::run(&cli.magics);
-    }
-    let counting = common.counting();
-    if cli.bench.bench {
-        return with_sliders(common.slider_choice(), bench::Bench { counting });
-    }
-    if let Some(path) = &cli.suite.suite {
-        if cli.compare.compare {
-            let work = suite::work(path, common.chess960, cli.suite.limits())?;
-            let what = format!("suite {}", path.display());
-            return compare::run(&work, &what, counting, cli.compare.rounds);
-        }
-        let job = suite::Suite {
-            common,
-            args: &cli.suite,
-            path,
-        };
-        return with_sliders(common.slider_choice(), job);
-    }
-    if cli.suite.json && !cli.count.stats {
-        anyhow::bail!("--json goes with --suite or --stats");
-    }
-    let pos = common.position()?;
-    if cli.count.stats {
-        let job = stats::StatsJob {
-            common,
-            pos,
-            depth: cli.count.depth(),
-            divide: cli.count.divide,
-            json: cli.suite.json,
-        };
-        return with_sliders(common.slider_choice(), job);
-    }
-    if cli.compare.compare {
-        let work = [Work {
-            pos: pos.clone(),
-            depth: cli.count.depth(),
-            expected: None,
-        }];
-        return compare::run(&work, &pos.to_fen(), counting, cli.compare.rounds);
-    }
-    let job = count::Count {
-        common,
-        args: &cli.count,
-        pos,
-    };
-    with_sliders(common.slider_choice(), job)
+    cli::root::run(cli::root::Root {
+        tree: &cli.tree,
+        common: &cli.common,
+        count: &cli.count,
+        compare: &cli.compare,
+        magics: &cli.magics,
+        suite: &cli.suite,
+        bench: &cli.bench,
+    })
 }

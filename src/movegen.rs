@@ -411,8 +411,8 @@ fn generate_for<S: Sliders, K: Sink, const LEGAL: bool, const WHITE: bool>(
     // King moves: the squares no enemy leaper attacks, less the attacks of the enemy sliders,
     // through the occupancy without the king. Only sliders within reach of the king's
     // neighbourhood (a table per king square) and aligned with a remaining target are looked up:
-    // that loop runs over the few sliders near the king instead of over the targets, which on
-    // the endgame position 3 is 1.22x faster (see README).
+    // that loop runs over the few sliders near the king instead of over the targets (faster
+    // most of all in endgames, docs/performance.md).
     let leapers = pos.leaper_attacks(them);
     let without_king = occupied ^ Bitboard::from_square(ksq);
     let steps = attacks::king(ksq) - own - leapers;
@@ -460,8 +460,8 @@ fn pieces<S: Sliders, K: Sink, const LEGAL: bool, const WHITE: bool, const CHECK
     let targets = mask - own;
     // Knights and sliders. A sink that only adds up (`K::TOTALS`, the counter) gets them all as
     // if none were pinned, and the pinned ones' impossible moves are taken back below: then the
-    // lookups do not wait for the pin walk, which they did through the set of pieces to visit
-    // (`perft --bench` 1.03x). Other sinks skip the pinned pieces here.
+    // lookups do not wait for the pin walk through the set of pieces to visit. Other sinks
+    // skip the pinned pieces here.
     let totals = LEGAL && K::TOTALS;
     let skipped = if totals { Bitboard::EMPTY } else { pinned };
 
@@ -608,8 +608,7 @@ fn ep_is_legal<S: Sliders>(
 /// could stop both is looked up once. That occupancy still holds the castling rook; the rook
 /// can only shield a square of the path along the back rank, from beyond itself, which a rook
 /// in the corner never does, and a path where it can ([`CastlePath::rook_screens`], Chess960)
-/// is tested on its own with the rook taken off the board. (Before: 59 of position 4's 415
-/// instructions per reply count went to castling, the same sliders looked up again.)
+/// is tested on its own with the rook taken off the board.
 #[inline(always)]
 fn king_moves_and_castling<S: Sliders, K: Sink>(
     pos: &Board,

@@ -277,8 +277,7 @@ mod v3 {
 /// the board (no square-by-square board, key or undo) and its replies are counted there, with
 /// no move list in between. The moves are never encoded: each is played by the player for its
 /// kind of move, with the moving piece as the generator gives it, so no move kind is decoded
-/// and no moving piece looked up (531.9M -> 518.9M instructions on the six positions one ply
-/// shallower, a fifth fewer simulated mispredictions on position 3; the same time here).
+/// and no moving piece looked up.
 struct ReplyCounter<'a, S, B, L> {
     pos: &'a Position,
     child: Board,
@@ -352,7 +351,7 @@ impl<S: Sliders, B: Build, L: Leaves> Sink for ReplyCounter<'_, S, B, L> {
     #[inline(always)]
     fn pawns(&mut self, t: &PawnTargets) {
         // Inlined at each of its seven call sites, each with its move kind a constant: left to
-        // the compiler, the lanes' copy called it (12% of a hashed count's samples).
+        // the compiler, the lanes' copy called it at every pawn move.
         t.for_each(
             #[inline(always)]
             |from, to, kind, promoted| match kind {
@@ -548,7 +547,7 @@ const EXACT_LEAVES: u64 = 1_000_000;
 /// that dies out on the way is 0 (it needs no table: extrapolated from its first plies, a tree
 /// that grows for a few plies and then ends in mates and stalemates, or blocked pawns, was
 /// given the whole memory). Beyond that perft 3 times the growth from depth 2 to 3 for each
-/// further ply, as before: that rule sized the tables the deep counts were measured with.
+/// further ply (the rule the sizes of `--hash auto` are tuned to).
 /// Takes a few tens of milliseconds at most (the last level counted exactly has under a million
 /// leaf parents).
 pub fn estimate_leaves<S: Sliders>(pos: &Position, depth: u32) -> f64 {

@@ -56,7 +56,7 @@ impl V {
         a
     }
     /// The sum of the first `n` lanes (`n <= LANES`), added in registers: a store and a
-    /// load of the lanes cost a failed store-to-load forward (6% of the lanes' time).
+    /// load of the lanes would cost a failed store-to-load forward.
     #[inline(always)]
     fn sum_first(self, n: usize) -> u64 {
         let m = ((1u32 << n) - 1) as __mmask8;

@@ -193,19 +193,13 @@ impl Table {
     /// request the system refuses is an error, not an abort.
     ///
     /// Every bucket is written before counting starts, so the system maps the memory now, not
-    /// one page fault at a time in the middle of a count. Measured on this project's 2-core VM
-    /// (start position depth 7, `--hash 256`, whole process, alternating runs): one thread
-    /// 1.96 s -> 1.20 s median, two threads 0.86 s -> 0.60 s, against a lazily mapped table with
-    /// transparent huge pages. Faults taken during the count were costly there: two threads
-    /// faulting at once contend in the kernel (2 s of system time with 4 KiB pages), and a huge
-    /// page the hypervisor has taken back costs about 0.8 s per 256 MiB to fault in again.
+    /// one page fault at a time in the middle of a count: faults taken during a count are
+    /// costly (threads faulting at once contend in the kernel).
     pub fn new(mb: usize) -> Result<Table, TableError> {
         Table::with_threads(mb, 1)
     }
 
-    /// [`Table::new`], its buckets written by `threads` threads, each its own contiguous part
-    /// (`--hash 1024 --depth 1` on the VM, when its host must supply fresh memory: 1.3-2.3 s
-    /// with one thread, 0.3-0.6 s with two).
+    /// [`Table::new`], its buckets written by `threads` threads, each its own contiguous part.
     pub fn with_threads(mb: usize, threads: usize) -> Result<Table, TableError> {
         let bytes = mb.saturating_mul(1 << 20);
         let wide = RecordTable::with_bytes(bytes / WIDE_SHARE).map_err(|_| TableError { mb })?;
@@ -275,10 +269,8 @@ impl Table {
     /// entries stored after it move one slot down and the new one takes the first. When the
     /// table is too small for the count, a transposition is mostly met soon after the first
     /// visit, so keeping the newest of the shallow entries (rather than a random one) saves
-    /// recounts: with eight entries to a bucket instead of four, in this order, the start
-    /// position's perft 9 with 894 MiB counted 3.5% fewer leaves in its depth-2 passes
-    /// (docs/performance.md). In the depth-2 part every entry is equally shallow: the oldest
-    /// goes.
+    /// recounts, and eight entries to a bucket keep them longer than four. In the depth-2 part
+    /// every entry is equally shallow: the oldest goes.
     ///
     /// While entries move, a concurrent probe may miss one, or read a slot half written: the
     /// check word then fails to verify, and a miss costs a recount, never a wrong count.
@@ -360,9 +352,8 @@ impl Records<Nodes> for Table {
 /// The wide part of a [`Table`] gets this share of its bytes. Its records are few (nodes at least
 /// seven plies above the leaves whose count passes 2^40), but a count that passes 2^40 is one
 /// that a table makes possible, of a sparse position at a great depth, and a part too small
-/// for its distinct positions at every depth recounts them over and over: two bare kings at
-/// depth 30 with `--hash 16` count in 0.07 s with an eighth of the table, 1.5 s with a
-/// sixteenth, minutes with a sixty-fourth.
+/// for its distinct positions at every depth recounts them over and over (an eighth is the
+/// share at which two bare kings' deep counts stop paying for it, docs/performance.md).
 const WIDE_SHARE: usize = 8;
 
 /// A table of whole records (statistics, counts past 2^64) keyed by both keys and the depth,
@@ -488,12 +479,9 @@ const SMALL_TABLE: f64 = (8u64 << 30) as f64;
 /// ply beyond the fifth (the start position's nodes per distinct position grow about that fast:
 /// 2.3x, 2.6x, 2.9x, 3.0x from ply 5 to 8, OEIS A083276 against the published perft counts),
 /// two depth-2 entries each (and the deep part beside them), but no more than 8 GiB unless one
-/// entry each is more than that (then one each). Mapping costs time in proportion to size
-/// (about 1 s per GiB on this project's Zen 4 VM when the host must supply the memory), so
-/// capacity is worth it only while it saves more counting than that: the start position's
-/// perft 9 counts in about 26-27 s with two entries each (1118 MiB), no faster with 1536 or
-/// 2048 MiB and 27.4 s with 768 MiB; its perft 10 in 338 s with one each (4953 MiB, 344 s
-/// wall), 316 s with 8 GiB (324 s wall) (measurements in docs/performance.md). Never more than
+/// entry each is more than that (then one each). Mapping costs time in proportion to size, so
+/// capacity is worth it only while it saves more counting than that (the sizes measured are
+/// in docs/performance.md). Never more than
 /// the available memory less a tenth of it (at least 1 GiB left over); at least 1 MiB; none at
 /// all below depth 3, where nothing is looked up but the root.
 pub fn auto_mb(leaves: f64, depth: u32, available: Option<u64>) -> usize {

@@ -273,3 +273,13 @@ pub fn mnps_label(opts: &Options<'_>) -> &'static str {
 pub fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
+
+/// Output piped into a reader that stops early (`perft --suite x | head`) ends the process
+/// quietly, as for `cat`; Rust ignores SIGPIPE, which makes the closed pipe a panic in `println!`.
+pub fn restore_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: called first thing in `main`, before any thread exists; SIG_DFL is a valid action.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}

@@ -11,6 +11,7 @@ pub mod input;
 pub mod magics;
 pub mod man;
 pub mod progress;
+pub mod root;
 pub mod shards;
 pub mod stats;
 pub mod suite;

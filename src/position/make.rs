@@ -20,8 +20,8 @@ pub struct Undo {
 impl Position {
     /// The Zobrist key of the position after `mv`, without playing it (hashed perft loads a
     /// child's bucket with it before the child is made). [`Position::make`] computes the same key
-    /// as it plays the move, sharing its loads with the board update (taking it from here cost
-    /// `make` 2-5% at `--no-bulk`: the victim, en-passant and castling work done twice);
+    /// as it plays the move, sharing its loads with the board update (taking it from here would
+    /// do the victim, en-passant and castling work twice);
     /// `tests/make_unmake.rs` checks the two agree on every move of its walks.
     ///
     /// Assumes `mv` is legal in this position, as [`Position::make`] does.
@@ -258,7 +258,7 @@ impl Position {
     /// the moving piece and the kind of move known where the generator produced them. The
     /// players take the side to move (and, for a double push, the en-passant test) from this
     /// position, not from `b`: read back from the copy just written, the side was a load that
-    /// waited on store forwarding at the head of every move's chain (1.022x-1.043x, see README).
+    /// waited on store forwarding at the head of every move's chain.
     #[inline(always)]
     pub fn play_on(&self, mv: Move, b: &mut Board) {
         let us = self.side_to_move();
@@ -305,7 +305,7 @@ impl Position {
     /// Every field of `b` is written, from this position's board: `b` need not be a copy
     /// first. The depth-2 pass plays most of its moves this way, each field computed in
     /// registers and stored once, instead of copying the board and then changing two to four
-    /// of its words in memory (`perft --bench` 1.04x-1.05x, docs/performance.md).
+    /// of its words in memory.
     #[inline(always)]
     pub(crate) fn play_piece_move_on(
         &self,

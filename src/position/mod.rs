@@ -213,7 +213,7 @@ impl Position {
     /// en-passant square and the side to move, which together determine the position. Hashed
     /// perft verifies table entries with both keys, so a collision cannot corrupt a count; it is
     /// computed only when the table is probed, from ten words with five independent 128-bit
-    /// products (a Zobrist key from scratch walks every piece: 3-4 times the instructions).
+    /// products (a Zobrist key from scratch walks every piece).
     #[inline]
     pub fn key2(&self) -> u64 {
         /// The two halves of the 128-bit product, folded.

@@ -1,0 +1,77 @@
+//! The command without a subcommand: a count (with `--divide`, `--stats`, `--compare`), a
+//! suite, the bench, the magic finder, or the perftree form; which one the options say.
+
+use super::common::{Common, with_sliders};
+use super::{bench, compare, count, magics, stats, suite};
+use anyhow::Result;
+use perft::compare::Work;
+use std::process::ExitCode;
+
+/// The parsed options of the command without a subcommand.
+pub struct Root<'a> {
+    pub tree: &'a count::TreeArgs,
+    pub common: &'a Common,
+    pub count: &'a count::Args,
+    pub compare: &'a compare::Args,
+    pub magics: &'a magics::Args,
+    pub suite: &'a suite::Args,
+    pub bench: &'a bench::Args,
+}
+
+/// Runs what the options ask for.
+pub fn run(r: Root<'_>) -> Result<ExitCode> {
+    let common = r.common;
+    r.suite.check_limits_need_a_suite()?;
+    perft::perft::allow_lanes(!common.no_lanes);
+    if let Some(depth) = r.tree.tree_depth {
+        return count::run_perftree(&r.tree, common, depth);
+    }
+    if r.magics.magics {
+        return magics::run(&r.magics);
+    }
+    let counting = common.counting();
+    if r.bench.bench {
+        return with_sliders(common.slider_choice(), bench::Bench { counting });
+    }
+    if let Some(path) = &r.suite.suite {
+        if r.compare.compare {
+            let work = suite::work(path, common.chess960, r.suite.limits())?;
+            let what = format!("suite {}", path.display());
+            return compare::run(&work, &what, counting, r.compare.rounds);
+        }
+        let job = suite::Suite {
+            common,
+            args: &r.suite,
+            path,
+        };
+        return with_sliders(common.slider_choice(), job);
+    }
+    if r.suite.json && !r.count.stats {
+        anyhow::bail!("--json goes with --suite or --stats");
+    }
+    let pos = common.position()?;
+    if r.count.stats {
+        let job = stats::StatsJob {
+            common,
+            pos,
+            depth: r.count.depth(),
+            divide: r.count.divide,
+            json: r.suite.json,
+        };
+        return with_sliders(common.slider_choice(), job);
+    }
+    if r.compare.compare {
+        let work = [Work {
+            pos: pos.clone(),
+            depth: r.count.depth(),
+            expected: None,
+        }];
+        return compare::run(&work, &pos.to_fen(), counting, r.compare.rounds);
+    }
+    let job = count::Count {
+        common,
+        args: &r.count,
+        pos,
+    };
+    with_sliders(common.slider_choice(), job)
+}
