@@ -24,10 +24,10 @@ pub fn run(r: Root<'_>) -> Result<ExitCode> {
     r.suite.check_limits_need_a_suite()?;
     perft::perft::allow_lanes(!common.no_lanes);
     if let Some(depth) = r.tree.tree_depth {
-        return count::run_perftree(&r.tree, common, depth);
+        return count::run_perftree(r.tree, common, depth);
     }
     if r.magics.magics {
-        return magics::run(&r.magics);
+        return magics::run(r.magics);
     }
     let counting = common.counting();
     if r.bench.bench {
@@ -41,7 +41,7 @@ pub fn run(r: Root<'_>) -> Result<ExitCode> {
         }
         let job = suite::Suite {
             common,
-            args: &r.suite,
+            args: r.suite,
             path,
         };
         return with_sliders(common.slider_choice(), job);
@@ -70,7 +70,7 @@ pub fn run(r: Root<'_>) -> Result<ExitCode> {
     }
     let job = count::Count {
         common,
-        args: &r.count,
+        args: r.count,
         pos,
     };
     with_sliders(common.slider_choice(), job)
