@@ -1,9 +1,9 @@
 //! Trees that end: positions without a legal move (mate and stalemate, either side to move) and
 //! trees that die out a few plies down must give their count at once, with any number of
 //! threads, with and without a table, bulk or not, through the library and through every command
-//! of the binary. The threaded driver once deepened its task list for ever when that list was
-//! empty (issue 18), so every check here runs under a watchdog: a hang fails the test instead
-//! of stalling CI.
+//! of the binary. A threaded driver that deepens its task list while it is short loops for ever
+//! when that list is empty, so every check here runs under a watchdog: a hang fails the test
+//! instead of stalling CI.
 
 mod common;
 

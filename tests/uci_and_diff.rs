@@ -23,7 +23,7 @@ fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
-fn uci_session(input: &str) -> String {
+fn uci_exchange(input: &str) -> String {
     let mut child = Command::new(env!("CARGO_BIN_EXE_perft"))
         .arg("uci")
         .stdin(Stdio::piped())
@@ -43,7 +43,7 @@ fn uci_session(input: &str) -> String {
 
 #[test]
 fn uci_handshake_and_perft() {
-    let out = uci_session("uci\nisready\nposition startpos moves e2e4 e7e5\ngo perft 2\nquit\n");
+    let out = uci_exchange("uci\nisready\nposition startpos moves e2e4 e7e5\ngo perft 2\nquit\n");
     assert!(
         out.contains("uciok\n") && out.contains("readyok\n"),
         "{out}"
@@ -59,7 +59,7 @@ fn uci_handshake_and_perft() {
 
 #[test]
 fn uci_ignores_unknown_commands_and_counts_no_refused_position() {
-    let out = uci_session(
+    let out = uci_exchange(
         "hello world\nposition fen not a fen\nposition startpos moves e2e5\ngo perft 1\nquit\n",
     );
     assert!(out.contains("info string error: invalid FEN"), "{out}");
@@ -74,7 +74,7 @@ fn uci_ignores_unknown_commands_and_counts_no_refused_position() {
 
 #[test]
 fn uci_chess960_option_and_fen_with_moves() {
-    let out = uci_session(
+    let out = uci_exchange(
         "setoption name UCI_Chess960 value true\n\
          position fen rk2r3/8/8/8/8/8/8/RK2R3 w KQkq - 0 1 moves b1a1\n\
          d\nquit\n",
