@@ -22,6 +22,7 @@ pub mod epd;
 pub mod movegen;
 pub mod nodes;
 pub mod perft;
+mod pool;
 pub mod position;
 #[cfg(target_arch = "x86_64")]
 pub mod setwise;

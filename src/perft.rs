@@ -9,7 +9,7 @@ use crate::tt::{Records, Table};
 use crate::types::{Move, MoveKind, PieceKind, Square};
 use std::marker::PhantomData;
 use std::ops::AddAssign;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// How the last ply is counted.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -680,38 +680,21 @@ pub fn divide_with<S: Sliders>(
     per_root(&roots, &tasks, done)
 }
 
-/// Counts every task with `count` (given the task's position and depth), `threads` threads
-/// taking the next task through an atomic index; the results with their task's index.
+/// Counts every task with `count` (given the task's position and depth) on `threads` threads of
+/// the pool; the results with their task's index.
 pub(crate) fn run_tasks<T: Send>(
     pos: &Position,
     tasks: &[Task],
     threads: usize,
     count: impl Fn(&mut Position, u32) -> T + Sync,
 ) -> Vec<(usize, T)> {
-    let next = AtomicUsize::new(0);
-    std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut done = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(task) = tasks.get(i) else { break };
-                        let mut p = pos.clone();
-                        for &mv in &task.path {
-                            p.make(mv);
-                        }
-                        done.push((i, count(&mut p, task.depth)));
-                    }
-                    done
-                })
-            })
-            .collect();
-        // A worker only fails by panicking: pass that panic on rather than lose its counts.
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-            .collect()
+    crate::pool::run(tasks.len(), threads, |i| {
+        let task = &tasks[i];
+        let mut p = pos.clone();
+        for &mv in &task.path {
+            p.make(mv);
+        }
+        std::ops::ControlFlow::Continue(count(&mut p, task.depth))
     })
 }
 

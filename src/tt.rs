@@ -135,15 +135,16 @@ fn fill_with_threads<B: Empty + Send>(memory: &mut memory::Memory<B>, threads: u
     let slots = memory.slots();
     // At least one slot: every part has at least one bucket.
     let per_thread = slots.len().div_ceil(threads.clamp(1, slots.len()));
-    std::thread::scope(|scope| {
-        let mut parts = slots.chunks_mut(per_thread);
-        let first = parts.next();
-        for part in parts {
-            scope.spawn(move || fill(part));
-        }
-        if let Some(part) = first {
+    let parts = slots.chunks_mut(per_thread);
+    let count = parts.len();
+    let parts = std::sync::Mutex::new(parts);
+    // Each task takes the next part; a poisoned lock can only come from a panic, passed on.
+    crate::pool::run(count, threads, |_| {
+        let part = parts.lock().ok().and_then(|mut p| p.next());
+        if let Some(part) = part {
             fill(part);
         }
+        std::ops::ControlFlow::Continue(())
     });
     // SAFETY: `fill` wrote every slot.
     unsafe { memory.assume_filled() };

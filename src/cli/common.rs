@@ -110,10 +110,7 @@ impl Common {
     }
 
     pub fn threads(&self) -> usize {
-        match self.threads {
-            Some(n) => n as usize,
-            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        }
+        self.threads.map_or_else(available_threads, |n| n as usize)
     }
 
     /// The table size `--hash` asks for, in MiB, for a count of about `leaves` leaves at
@@ -282,4 +279,9 @@ pub fn restore_sigpipe() {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
+}
+
+/// Every core the process may use: the default of `--threads` in every command that counts.
+pub fn available_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }

@@ -57,9 +57,9 @@ pub struct WorkArgs {
     #[arg(value_name = "SHARD")]
     pub shard: PathBuf,
 
-    /// Jobs counted at once (each job on one thread).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
-    pub threads: u32,
+    /// Jobs counted at once, each on one thread [default: every available core].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: Option<u32>,
 
     /// Transposition table of this many MiB, shared by the shard's jobs (0: none).
     #[arg(long, default_value_t = 0, value_name = "MB",
@@ -182,16 +182,19 @@ pub fn work(args: &WorkArgs) -> Result<ExitCode> {
 impl SliderJob for Work<'_> {
     fn run<S: Sliders>(self) -> Result<ExitCode> {
         let (args, shard) = (self.args, &self.shard);
+        let threads = args
+            .threads
+            .map_or_else(super::common::available_threads, |n| n as usize);
         let table = match (args.hash, args.stats) {
             (0, _) | (_, true) => None,
-            (mb, false) => Some(Table::with_threads(mb as usize, args.threads as usize)?),
+            (mb, false) => Some(Table::with_threads(mb as usize, threads)?),
         };
         let stats_table = match (args.hash, args.stats) {
             (0, _) | (_, false) => None,
             (mb, true) => Some(StatsTable::new(mb as usize)?),
         };
         let opts = WorkOptions {
-            threads: args.threads as usize,
+            threads,
             table: table.as_ref(),
             stats: args.stats.then_some(stats_table.as_ref()),
         };

@@ -1,0 +1,133 @@
+//! The worker: counts a shard's jobs not yet done, on several threads sharing one table,
+//! appending one synced, checksummed results line per finished job.
+
+use super::ShardError;
+use super::files::{JobResult, Results, Shard, results_header};
+use crate::attacks::Sliders;
+use crate::nodes::Nodes;
+use crate::perft::{Counting, Options, perft_with};
+use crate::position::Position;
+use crate::stats::{StatsTable, stats_with};
+use crate::tt::Table;
+use std::io::Write;
+use std::ops::ControlFlow;
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// What `perft work` did.
+#[derive(Clone, Debug, Default)]
+pub struct WorkSummary {
+    pub jobs: usize,
+    pub already_done: usize,
+    pub counted: usize,
+    pub nodes: Nodes,
+    /// A cut-short last line was removed (and its job redone).
+    pub repaired: bool,
+}
+
+/// How to count a shard's jobs.
+#[derive(Clone, Copy)]
+pub struct WorkOptions<'a> {
+    pub threads: usize,
+    pub table: Option<&'a Table>,
+    /// Count statistics (with this table, if any) instead of plain nodes.
+    pub stats: Option<Option<&'a StatsTable>>,
+}
+
+/// Counts every job of `shard` not yet in `existing` (its results file, as [`read_results`](super::read_results) read
+/// it), appending (and syncing) one line per job as it finishes. `progress` is called with each job's count.
+pub fn work<S: Sliders>(
+    shard: &Shard,
+    existing: &Results,
+    opts: WorkOptions<'_>,
+    progress: impl Fn(Nodes) + Sync,
+) -> Result<WorkSummary, ShardError> {
+    let path = shard.results_path();
+    let want_stats = opts.stats.is_some();
+    if let Some(stats) = existing.stats
+        && stats != want_stats
+    {
+        return Err(ShardError::new(
+            &path,
+            Some(1),
+            format!(
+                "its lines were written {} --stats; run `perft work` {} --stats, or remove the file",
+                if stats { "with" } else { "without" },
+                if stats { "with" } else { "without" }
+            ),
+        ));
+    }
+    let io = |e: std::io::Error| ShardError::new(&path, None, format!("cannot write: {e}"));
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .map_err(io)?;
+    let mut summary = WorkSummary::default();
+    if let Some(len) = existing.cut_at {
+        file.set_len(len).map_err(io)?;
+        file.sync_all().map_err(io)?;
+        summary.repaired = true;
+    }
+    if existing.stats.is_none() {
+        // No header yet (a new file, or one cut before its first newline).
+        file.set_len(0).map_err(io)?;
+        file.write_all(results_header(shard, want_stats).as_bytes())
+            .map_err(io)?;
+        file.sync_all().map_err(io)?;
+    }
+    let pending = existing.pending(shard);
+    summary.jobs = shard.jobs.len();
+    summary.already_done = summary.jobs - pending.len();
+    let chess960 = shard.chess960();
+    let file = Mutex::new(file);
+    let failure: Mutex<Option<ShardError>> = Mutex::new(None);
+    let done = crate::pool::run(pending.len(), opts.threads, |i| {
+        let job = pending[i];
+        // Checked when the shard was read.
+        let Ok(pos) = Position::from_fen_with(&job.fen, chess960) else {
+            return ControlFlow::Break(());
+        };
+        let start = Instant::now();
+        let (count, stats) = match opts.stats {
+            Some(table) => {
+                let s = stats_with::<S>(&pos, job.depth, 1, table);
+                (s.nodes, Some(s))
+            }
+            None => {
+                let o = Options {
+                    counting: Counting::Bulk,
+                    threads: 1,
+                    table: opts.table,
+                };
+                (perft_with::<S>(&pos, job.depth, o), None)
+            }
+        };
+        let result = JobResult {
+            id: job.id,
+            count,
+            seconds: start.elapsed().as_secs_f64(),
+            stats,
+        };
+        let line = result.line();
+        let written = file.lock().map_err(|_| ()).and_then(|mut f| {
+            f.write_all(line.as_bytes())
+                .and_then(|_| f.sync_data())
+                .map_err(|_| ())
+        });
+        if written.is_err() {
+            if let Ok(mut f) = failure.lock() {
+                *f = Some(ShardError::new(&path, None, "cannot append a result"));
+            }
+            return ControlFlow::Break(());
+        }
+        progress(count);
+        ControlFlow::Continue(count)
+    });
+    if let Some(e) = failure.into_inner().ok().flatten() {
+        return Err(e);
+    }
+    summary.counted = done.len();
+    summary.nodes = done.into_iter().map(|(_, n)| n).sum();
+    Ok(summary)
+}
