@@ -7,7 +7,7 @@
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use perft::attacks::magic::Prng;
-use perft::perft::{Counting, perft, perft_bulk_baseline};
+use perft::perft::{Counting, Options, perft, perft_with};
 use perft::{Bitboard, Classical, Magic, Position, Sliders, Square};
 use std::hint::black_box;
 
@@ -75,28 +75,29 @@ fn all<S: Sliders>(c: &mut Criterion) {
     perft_bench::<S>(c, "kiwipete", KIWIPETE, 3, 97_862);
 }
 
-/// The two compiled copies of the bulk count (see `perft::perft::bulk_code`): the baseline one
-/// and the one this CPU gets, magic sliders, Kiwipete depth 4.
+/// The compiled copies of the bulk count (`--simd`) this CPU runs, magic sliders, Kiwipete
+/// depth 4, one thread.
 fn copies(c: &mut Criterion) {
+    use perft::cpu::{Simd, SimdKind};
     let (depth, nodes) = (4, 4_085_603);
     let mut g = c.benchmark_group(format!("bulk-copy/kiwipete-d{depth}"));
     g.throughput(Throughput::Elements(nodes));
     g.sample_size(20);
     let pos = Position::from_fen(KIWIPETE).expect("bench FEN is valid");
-    g.bench_function("baseline", |b| {
-        b.iter(|| {
-            let n = perft_bulk_baseline::<Magic>(&mut pos.clone(), black_box(depth));
-            assert_eq!(n, nodes, "wrong count, the bench is void");
-            n
-        })
-    });
-    g.bench_function(perft::perft::bulk_code(), |b| {
-        b.iter(|| {
-            let n = perft::<Magic>(&mut pos.clone(), black_box(depth), Counting::Bulk);
-            assert_eq!(n, nodes, "wrong count, the bench is void");
-            n
-        })
-    });
+    for kind in [SimdKind::Avx512, SimdKind::Avx2, SimdKind::None] {
+        let Ok(simd) = Simd::new(kind) else { continue };
+        let opts = Options {
+            simd,
+            ..Options::single(Counting::Bulk)
+        };
+        g.bench_function(kind.name(), |b| {
+            b.iter(|| {
+                let n = perft_with::<Magic>(&pos, black_box(depth), opts);
+                assert_eq!(n, nodes, "wrong count, the bench is void");
+                n
+            })
+        });
+    }
     g.finish();
 }
 

@@ -2,7 +2,7 @@
 
 use crate::attacks::{Classical, Magic, Sliders};
 use crate::nodes::Nodes;
-use crate::perft::{Counting, perft};
+use crate::perft::{Options, perft_with};
 use crate::position::Position;
 use std::time::{Duration, Instant};
 
@@ -22,7 +22,7 @@ pub struct Contender {
     pub times: Vec<Duration>,
     /// The count of each perft of the workload.
     pub counts: Vec<Nodes>,
-    run: fn(&mut Position, u32, Counting) -> Nodes,
+    run: fn(&Position, u32, Options<'static>) -> Nodes,
 }
 
 impl Contender {
@@ -31,7 +31,7 @@ impl Contender {
             name: S::NAME,
             times: Vec::new(),
             counts: Vec::new(),
-            run: perft::<S>,
+            run: perft_with::<S>,
         }
     }
 
@@ -59,11 +59,21 @@ fn contenders() -> Vec<Contender> {
     all
 }
 
-/// Runs `work` with every implementation for `rounds` rounds, single-threaded, alternating the
+/// Runs `work` with every implementation for `rounds` rounds, as `opts` counts (its counting and
+/// last-ply code) but single-threaded and without a table, alternating the
 /// order (forward on even rounds, reversed on odd ones) so that drifts in machine speed hit all
 /// alike. Returns the contenders and every disagreement found: between rounds, between
 /// implementations, or with a published count.
-pub fn compare(work: &[Work], counting: Counting, rounds: u32) -> (Vec<Contender>, Vec<String>) {
+pub fn compare(
+    work: &[Work],
+    opts: Options<'static>,
+    rounds: u32,
+) -> (Vec<Contender>, Vec<String>) {
+    let opts = Options {
+        threads: 1,
+        table: None,
+        ..opts
+    };
     let mut all = contenders();
     let mut problems = Vec::new();
     for round in 0..rounds.max(1) {
@@ -77,7 +87,7 @@ pub fn compare(work: &[Work], counting: Counting, rounds: u32) -> (Vec<Contender
             let start = Instant::now();
             let counts: Vec<Nodes> = work
                 .iter()
-                .map(|w| (c.run)(&mut w.pos.clone(), w.depth, counting))
+                .map(|w| (c.run)(&w.pos, w.depth, opts))
                 .collect();
             c.times.push(start.elapsed());
             if round > 0 && c.counts != counts {

@@ -16,6 +16,7 @@
 pub mod attacks;
 pub mod bitboard;
 pub mod compare;
+pub mod cpu;
 pub mod diff;
 pub mod engine;
 pub mod epd;

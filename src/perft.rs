@@ -2,6 +2,7 @@
 
 use crate::attacks::Sliders;
 use crate::bitboard::Bitboard;
+use crate::cpu::{Simd, SimdKind};
 use crate::movegen::{self, MoveList, PawnTargets, Sink};
 use crate::nodes::Nodes;
 use crate::position::{Board, CastlePaths, Position};
@@ -9,7 +10,6 @@ use crate::tt::{Records, Table};
 use crate::types::{Move, MoveKind, PieceKind, Square};
 use std::marker::PhantomData;
 use std::ops::AddAssign;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 /// How the last ply is counted.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -28,18 +28,22 @@ pub enum Counting {
 pub const NARROW_DEPTH: u32 = 6;
 const _: () = assert!((movegen::MAX_MOVES as u128).pow(NARROW_DEPTH) < 1 << 64);
 
-/// Perft of `pos` to `depth` plies (`depth` 0 is one node), exact at any depth. The position
-/// is restored on return.
+/// Perft of `pos` to `depth` plies (`depth` 0 is one node), exact at any depth, on this
+/// thread with the widest last-ply code the CPU runs ([`Simd::detect`]). The position is
+/// restored on return.
 pub fn perft<S: Sliders>(pos: &mut Position, depth: u32, counting: Counting) -> Nodes {
-    wide::<S, Nodes, Table, _>(pos, depth, None, &mut |p, d| {
-        Nodes::from(narrow::<S>(p, d, counting))
-    })
+    count::<S>(pos, depth, &Options::single(counting))
 }
 
-/// [`perft`] of a subtree of at most [`NARROW_DEPTH`] plies.
-fn narrow<S: Sliders>(pos: &mut Position, depth: u32, counting: Counting) -> u64 {
+/// [`perft`] of a subtree of at most [`NARROW_DEPTH`] plies, in the copy `B`.
+#[inline(always)]
+fn narrow<S: Sliders, B: Build>(pos: &mut Position, depth: u32, counting: Counting) -> u64 {
     match counting {
-        Counting::Bulk => bulk_narrow::<S>(pos, depth),
+        Counting::Bulk => match depth {
+            0 => 1,
+            1 => movegen::count_legal::<S>(pos),
+            _ => B::bulk::<S>(pos, depth),
+        },
         Counting::NoBulk => no_bulk_narrow::<S>(pos, depth),
     }
 }
@@ -80,73 +84,19 @@ where
     total
 }
 
-/// Perft with bulk counting at the last ply. On an x86-64 CPU with the instructions of
-/// x86-64-v3 (BMI1, BMI2, AVX2...: Haswell, Excavator and later) the count runs a copy of the
-/// code compiled for them (see [`bulk_code`]), and where it also has AVX-512 (and
-/// [`allow_lanes`] has not forbidden them) the copy that counts the last ply in lanes;
-/// elsewhere the baseline copy. The CPU is asked once per subtree of [`NARROW_DEPTH`] plies (a
-/// cached flag), never inside the count.
+/// Perft with bulk counting at the last ply ([`perft`] with [`Counting::Bulk`]).
 pub fn perft_bulk<S: Sliders>(pos: &mut Position, depth: u32) -> Nodes {
     perft::<S>(pos, depth, Counting::Bulk)
 }
 
-fn bulk_narrow<S: Sliders>(pos: &mut Position, depth: u32) -> u64 {
-    match depth {
-        0 => 1,
-        1 => movegen::count_legal::<S>(pos),
-        _ => {
-            #[cfg(target_arch = "x86_64")]
-            if v3::available() {
-                // SAFETY: the CPU has every feature `bulk_v3` is compiled for, and with the
-                // lanes the AVX-512 they need.
-                return unsafe {
-                    if v3::lanes() {
-                        v3::bulk_v3::<S, true>(pos, depth)
-                    } else {
-                        v3::bulk_v3::<S, false>(pos, depth)
-                    }
-                };
-            }
-            bulk_baseline::<S>(pos, depth)
-        }
-    }
-}
-
-/// Which copy of the bulk count's code [`perft_bulk`] and [`perft_hashed`] run on this CPU:
-/// `"x86-64-v3 + AVX-512 lanes"`, `"x86-64-v3"` or `"baseline"`.
-pub fn bulk_code() -> &'static str {
-    #[cfg(target_arch = "x86_64")]
-    if v3::available() {
-        return if v3::lanes() {
-            "x86-64-v3 + AVX-512 lanes"
-        } else {
-            "x86-64-v3"
-        };
-    }
-    "baseline"
-}
-
-/// Whether bulk counts may count the last ply eight boards at a time with AVX-512 (see
-/// [`crate::setwise`]) where the CPU has it; on by default. Read once at the top of each count.
-static LANES_ALLOWED: AtomicBool = AtomicBool::new(true);
-
-/// Allows or forbids the AVX-512 lanes (`perft --no-lanes` forbids them, to time or check
-/// the one-board reply counter alone).
-pub fn allow_lanes(allowed: bool) {
-    LANES_ALLOWED.store(allowed, Ordering::Relaxed);
-}
-
 /// [`perft_bulk`] always in the baseline copy (the one for every CPU the binary targets), for
-/// comparing the two copies: the suite tests check that its counts agree with the published
-/// ones, and `benches/perft.rs` times both.
+/// comparing the copies: the suite tests check that its counts agree with the published ones.
 pub fn perft_bulk_baseline<S: Sliders>(pos: &mut Position, depth: u32) -> Nodes {
-    wide::<S, Nodes, Table, _>(pos, depth, None, &mut |p, d| {
-        Nodes::from(match d {
-            0 => 1,
-            1 => movegen::count_legal::<S>(p),
-            _ => bulk_baseline::<S>(p, d),
-        })
-    })
+    let opts = Options {
+        simd: Simd::NONE,
+        ..Options::single(Counting::Bulk)
+    };
+    count::<S>(pos, depth, &opts)
 }
 
 /// One compiled copy of the bulk count's hot code: the recursion over the plies above the
@@ -204,23 +154,6 @@ mod v3 {
     use crate::position::{Board, CastlePaths, Position};
     use crate::tt::Table;
 
-    /// Whether this CPU has every feature the copy is compiled for (std caches the answer).
-    #[inline]
-    pub(super) fn available() -> bool {
-        std::is_x86_feature_detected!("avx2")
-            && std::is_x86_feature_detected!("bmi1")
-            && std::is_x86_feature_detected!("bmi2")
-            && std::is_x86_feature_detected!("lzcnt")
-            && std::is_x86_feature_detected!("fma")
-            && std::is_x86_feature_detected!("movbe")
-    }
-
-    /// Whether the lanes are allowed and this CPU has AVX-512 for them.
-    #[inline]
-    pub(super) fn lanes() -> bool {
-        super::LANES_ALLOWED.load(super::Ordering::Relaxed) && crate::setwise::available()
-    }
-
     /// The x86-64-v3 copy; with `LANES`, the one that also counts the last ply of crowded
     /// boards in AVX-512 lanes (the lanes' own code is compiled for AVX-512, the rest of the
     /// copy, as without them, for x86-64-v3).
@@ -230,8 +163,9 @@ mod v3 {
         const LANES: bool = L;
         #[inline(always)]
         fn bulk<S: Sliders>(pos: &mut Position, depth: u32) -> u64 {
-            // SAFETY: only called from code of this copy, which runs only where `available`
-            // (and, with the lanes, `lanes`).
+            // SAFETY: only called from code of this copy, which runs only where a `Simd` of
+            // its kind could be made: the CPU has its instructions (and, with the lanes,
+            // AVX-512's).
             unsafe { bulk_v3::<S, L>(pos, depth) }
         }
         #[inline(always)]
@@ -456,38 +390,18 @@ fn no_bulk_narrow<S: Sliders>(pos: &mut Position, depth: u32) -> u64 {
 
 /// Perft with a transposition table (`depth` >= 0): interior nodes of depth 2 and more are
 /// looked up and stored (those above [`NARROW_DEPTH`] in the table's wide part, exactly at any
-/// size); the last ply is counted as `counting` says. Runs the x86-64-v3 copy where the CPU
-/// allows, as [`perft_bulk`] does.
+/// size); the last ply is counted as `counting` says, in the widest code the CPU runs.
 pub fn perft_hashed<S: Sliders>(
     pos: &mut Position,
     depth: u32,
     counting: Counting,
     tt: &Table,
 ) -> Nodes {
-    wide::<S, Nodes, Table, _>(pos, depth, Some(tt), &mut |p, d| {
-        Nodes::from(hashed_narrow::<S>(p, d, counting, tt))
-    })
-}
-
-fn hashed_narrow<S: Sliders>(
-    pos: &mut Position,
-    depth: u32,
-    counting: Counting,
-    tt: &Table,
-) -> u64 {
-    #[cfg(target_arch = "x86_64")]
-    if v3::available() {
-        // SAFETY: the CPU has every feature `hashed_v3` is compiled for, and with the lanes the
-        // AVX-512 they need.
-        return unsafe {
-            if v3::lanes() {
-                v3::hashed_v3::<S, true>(pos, depth, counting, tt)
-            } else {
-                v3::hashed_v3::<S, false>(pos, depth, counting, tt)
-            }
-        };
-    }
-    hashed_baseline::<S>(pos, depth, counting, tt)
+    let opts = Options {
+        table: Some(tt),
+        ..Options::single(counting)
+    };
+    count::<S>(pos, depth, &opts)
 }
 
 fn hashed_baseline<S: Sliders>(
@@ -507,7 +421,7 @@ fn hashed_inner<S: Sliders, B: Build>(
     tt: &Table,
 ) -> u64 {
     if depth < 2 {
-        return narrow::<S>(pos, depth, counting);
+        return narrow::<S, B>(pos, depth, counting);
     }
     let (key1, key2) = (pos.key(), pos.key2());
     if let Some(n) = tt.probe(key1, key2, depth) {
@@ -573,7 +487,7 @@ pub fn estimate_leaves<S: Sliders>(pos: &Position, depth: u32) -> f64 {
     n3 * (n3 / n2).powi(depth as i32 - 3)
 }
 
-/// How a perft run is carried out.
+/// How a perft run is carried out: chosen once, before the count starts.
 #[derive(Clone, Copy)]
 pub struct Options<'a> {
     pub counting: Counting,
@@ -581,24 +495,47 @@ pub struct Options<'a> {
     pub threads: usize,
     /// The shared transposition table, if hashing.
     pub table: Option<&'a Table>,
+    /// The last ply's code (bulk counting only).
+    pub simd: Simd,
 }
 
 impl Options<'_> {
-    /// One thread, no table.
+    /// One thread, no table, the widest last-ply code the CPU runs.
     pub fn single(counting: Counting) -> Options<'static> {
         Options {
             counting,
             threads: 1,
             table: None,
+            simd: Simd::detect(),
         }
     }
 }
 
-/// Perft of `pos` to `depth` on this thread, through the table if `opts` has one.
+/// Perft of `pos` to `depth` on this thread, through the table if `opts` has one, in the copy
+/// of the code `opts.simd` names: the one choice of copy, made here, after which each copy
+/// calls only itself.
 fn count<S: Sliders>(pos: &mut Position, depth: u32, opts: &Options<'_>) -> Nodes {
+    match opts.simd.kind() {
+        // SAFETY (of what the copies' `Build` methods assume): a `Simd` of these kinds is only
+        // made where the CPU runs them.
+        #[cfg(target_arch = "x86_64")]
+        SimdKind::Avx512 => count_in::<S, v3::V3<true>>(pos, depth, opts),
+        #[cfg(target_arch = "x86_64")]
+        SimdKind::Avx2 => count_in::<S, v3::V3<false>>(pos, depth, opts),
+        _ => count_in::<S, Baseline>(pos, depth, opts),
+    }
+}
+
+/// [`count`] in the copy `B`.
+fn count_in<S: Sliders, B: Build>(pos: &mut Position, depth: u32, opts: &Options<'_>) -> Nodes {
+    let counting = opts.counting;
     match opts.table {
-        Some(tt) => perft_hashed::<S>(pos, depth, opts.counting, tt),
-        None => perft::<S>(pos, depth, opts.counting),
+        Some(tt) => wide::<S, Nodes, Table, _>(pos, depth, Some(tt), &mut |p, d| {
+            Nodes::from(B::hashed::<S>(p, d, counting, tt))
+        }),
+        None => wide::<S, Nodes, Table, _>(pos, depth, None, &mut |p, d| {
+            Nodes::from(narrow::<S, B>(p, d, counting))
+        }),
     }
 }
 

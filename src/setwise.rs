@@ -30,11 +30,9 @@ const LANES: usize = 8;
 #[derive(Clone, Copy)]
 struct V(__m512i);
 
-/// Whether this CPU runs the counter (std caches the answer).
+/// Whether this CPU runs the counter ([`crate::cpu::has_avx512_lanes`]).
 pub fn available() -> bool {
-    std::is_x86_feature_detected!("avx512f")
-        && std::is_x86_feature_detected!("avx512vpopcntdq")
-        && std::is_x86_feature_detected!("avx512cd")
+    crate::cpu::has_avx512_lanes()
 }
 
 // SAFETY (every `unsafe` block of `V`'s operations and of `king_ray`): the intrinsics need

@@ -113,6 +113,7 @@ fn counts_past_2_to_the_64_are_exact_with_and_without_the_table() {
             counting: Counting::Bulk,
             threads,
             table: Some(&table),
+            simd: perft::cpu::Simd::detect(),
         };
         for depth in [20, 24, 30, 40] {
             let got = perft_with::<Magic>(&pos, depth, opts);

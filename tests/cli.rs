@@ -155,6 +155,7 @@ fn help_names_every_option_and_command_and_exits_0() {
         "--sliders",
         "--classical",
         "--no-bulk",
+        "--simd",
         "--no-lanes",
         "--chess960",
         "--compare",
@@ -210,9 +211,9 @@ fn bench_checks_its_counts_and_reports_totals() {
     let out = stdout(&o);
     assert!(o.status.success(), "{out}{}", stderr(&o));
     let header = format!(
-        "bench: bulk counting, {} sliders, 1 thread, no hash, {} code\n",
+        "bench: bulk counting, {} sliders, 1 thread, no hash, simd {}\n",
         perft::attacks::fastest_name(),
-        perft::perft::bulk_code()
+        perft::cpu::Simd::detect().describe()
     );
     assert!(out.starts_with(&header), "{out}");
     assert!(
@@ -302,29 +303,44 @@ fn divide_at_depth_zero_is_the_position_itself() {
 }
 
 #[test]
-fn no_lanes_counts_the_same_one_board_at_a_time() {
-    // Kiwipete depth 4, published 4,085,603: with the lanes where the CPU has AVX-512, without
-    // them when told; the speed line says which code ran.
-    let with = perft(&["--fen", KIWIPETE, "--depth", "4", "--threads", "2"]);
-    let without = perft(&[
-        "--fen",
-        KIWIPETE,
-        "--depth",
-        "4",
-        "--threads",
-        "2",
-        "--no-lanes",
-    ]);
-    for o in [&with, &without] {
-        assert!(o.status.success());
-        assert_eq!(stdout(o).trim(), "4085603");
+fn every_simd_code_the_cpu_runs_counts_exactly_and_the_others_are_refused() {
+    use perft::cpu::{Simd, SimdKind};
+    // Kiwipete depth 4, published 4,085,603 (Chess Programming Wiki, "Perft Results").
+    let count = |extra: &[&str]| {
+        let mut args = vec!["--fen", KIWIPETE, "--depth", "4", "--threads", "2"];
+        args.extend_from_slice(extra);
+        perft(&args)
+    };
+    for kind in [SimdKind::Avx512, SimdKind::Avx2, SimdKind::None] {
+        let o = count(&["--simd", kind.name()]);
+        match Simd::new(kind) {
+            Ok(simd) => {
+                assert!(o.status.success(), "{}", stderr(&o));
+                assert_eq!(stdout(&o).trim(), "4085603");
+                assert!(stderr(&o).contains(simd.describe()), "{}", stderr(&o));
+            }
+            Err(e) => {
+                assert_eq!(o.status.code(), Some(2), "{kind:?}");
+                assert!(stderr(&o).contains(&e.to_string()), "{}", stderr(&o));
+                eprintln!("--simd {} not run: this CPU lacks it", kind.name());
+            }
+        }
     }
-    assert!(!stderr(&without).contains("lanes"), "{}", stderr(&without));
-    #[cfg(target_arch = "x86_64")]
-    assert_eq!(
-        stderr(&with).contains("AVX-512 lanes"),
-        perft::setwise::available() && is_x86_feature_detected!("avx2"),
+    // `auto` (the default) is the widest; `--no-lanes` the widest without the lanes.
+    let auto = count(&[]);
+    assert!(
+        stderr(&auto).contains(Simd::detect().describe()),
         "{}",
-        stderr(&with)
+        stderr(&auto)
     );
+    let no_lanes = count(&["--no-lanes"]);
+    assert_eq!(stdout(&no_lanes).trim(), "4085603");
+    assert!(stderr(&no_lanes).contains(Simd::one_board().describe()));
+    assert!(
+        !stderr(&no_lanes).contains("lanes"),
+        "{}",
+        stderr(&no_lanes)
+    );
+    assert_bad_input(&["--simd", "avx2", "--no-lanes"], "cannot be used with");
+    assert_bad_input(&["--simd", "sse"], "--simd");
 }

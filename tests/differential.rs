@@ -14,6 +14,7 @@ mod common;
 
 use perft::attacks::Pext;
 use perft::attacks::magic::Prng;
+use perft::cpu::{Simd, SimdKind};
 use perft::movegen::legal_moves;
 use perft::perft::{Counting, Options, perft, perft_bulk_baseline, perft_no_bulk, perft_with};
 use perft::tt::Table;
@@ -22,11 +23,13 @@ use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Position as _};
 
-const TWO_THREADS: Options<'static> = Options {
-    counting: Counting::Bulk,
-    threads: 2,
-    table: None,
-};
+/// Two threads, no table, the widest last-ply code this CPU runs.
+fn two_threads() -> Options<'static> {
+    Options {
+        threads: 2,
+        ..Options::single(Counting::Bulk)
+    }
+}
 
 #[derive(Default, Debug)]
 struct Seen {
@@ -100,7 +103,7 @@ fn playout(fen: &str, chess960: bool, plies: u32, rng: &mut Prng, seen: &mut See
                     ours.to_fen()
                 );
                 // The threaded driver too (it splits the tree into tasks).
-                let threaded = perft_with::<Magic>(&ours, depth, TWO_THREADS);
+                let threaded = perft_with::<Magic>(&ours, depth, two_threads());
                 assert_eq!(
                     threaded,
                     b,
@@ -225,7 +228,8 @@ fn strictly_accepted(fen: &str, chess960: bool) -> bool {
 /// Perft of `pos` to `depth` in every way we count, each checked against `want` (shakmaty's
 /// count): the default path with two threads (split into tasks, last ply in lanes where the CPU
 /// has AVX-512, in the x86-64-v3 copy where it has that), one thread with a tiny shared table,
-/// the baseline copy, no bulk counting, and the classical and PEXT sliders.
+/// the baseline copy, every last-ply code the CPU runs, no bulk counting, and the classical
+/// and PEXT sliders.
 fn every_way_counts(pos: &Position, depth: u32, want: u64, what: &str) {
     let want = Nodes::from(want);
     let table = Table::new(1).unwrap();
@@ -233,6 +237,7 @@ fn every_way_counts(pos: &Position, depth: u32, want: u64, what: &str) {
         counting: Counting::Bulk,
         threads: 1,
         table: Some(&table),
+        simd: perft::cpu::Simd::detect(),
     };
     let threaded_hashed = Options {
         threads: 2,
@@ -242,7 +247,7 @@ fn every_way_counts(pos: &Position, depth: u32, want: u64, what: &str) {
     let ways: [(&str, Nodes); 7] = [
         (
             "default, 2 threads",
-            perft_with::<Magic>(pos, depth, TWO_THREADS),
+            perft_with::<Magic>(pos, depth, two_threads()),
         ),
         ("hashed", perft_with::<Magic>(pos, depth, hashed)),
         (
@@ -253,12 +258,12 @@ fn every_way_counts(pos: &Position, depth: u32, want: u64, what: &str) {
         ("no bulk", perft_no_bulk::<Magic>(&mut p, depth)),
         (
             "classical",
-            perft_with::<Classical>(pos, depth, TWO_THREADS),
+            perft_with::<Classical>(pos, depth, two_threads()),
         ),
         (
             "pext",
             if Pext::available() {
-                perft_with::<Pext>(pos, depth, TWO_THREADS)
+                perft_with::<Pext>(pos, depth, two_threads())
             } else {
                 want
             },
@@ -266,6 +271,25 @@ fn every_way_counts(pos: &Position, depth: u32, want: u64, what: &str) {
     ];
     for (way, n) in ways {
         assert_eq!(n, want, "{what}: perft {depth} ({way}) of {}", pos.to_fen());
+    }
+    // Every last-ply code this CPU runs (`--simd`), with and without a table.
+    for kind in [SimdKind::Avx512, SimdKind::Avx2, SimdKind::None] {
+        let Ok(simd) = Simd::new(kind) else { continue };
+        for table in [None, Some(&table)] {
+            let opts = Options {
+                simd,
+                table,
+                ..Options::single(Counting::Bulk)
+            };
+            let n = perft_with::<Magic>(pos, depth, opts);
+            assert_eq!(
+                n,
+                want,
+                "{what}: perft {depth} (simd {kind:?}, table {}) of {}",
+                table.is_some(),
+                pos.to_fen()
+            );
+        }
     }
     assert_eq!(&p, pos, "counting restored the position");
 }

@@ -29,6 +29,7 @@ fn exercise(pos: Position) {
         counting: Counting::Bulk,
         threads: 2,
         table: None,
+        simd: perft::cpu::Simd::detect(),
     };
     assert_eq!(perft_with::<Magic>(&p, 2, opts), one, "{fen}");
 }

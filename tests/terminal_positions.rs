@@ -179,6 +179,7 @@ fn the_library_returns_with_any_thread_count_table_and_counting() {
                         counting,
                         threads,
                         table,
+                        simd: perft::cpu::Simd::detect(),
                     };
                     check_file::<Magic>(opts);
                 }
@@ -188,6 +189,7 @@ fn the_library_returns_with_any_thread_count_table_and_counting() {
             counting: Counting::Bulk,
             threads: 2,
             table: None,
+            simd: perft::cpu::Simd::detect(),
         });
     });
 }
@@ -362,7 +364,7 @@ proptest! {
                     }
                     for threads in [2, 3, 8] {
                         for table in [None, Some(&table)] {
-                            let opts = Options { counting: Counting::Bulk, threads, table };
+                            let opts = Options { counting: Counting::Bulk, threads, table, simd: perft::cpu::Simd::detect() };
                             let many = perft_with::<Magic>(pos, depth, opts);
                             if many != one {
                                 return Err(format!(

@@ -51,6 +51,7 @@ fn hashed_counts_match_on_every_suite_position() {
         counting: Counting::Bulk,
         threads: 1,
         table: Some(&table),
+        simd: perft::cpu::Simd::detect(),
     };
     assert!(check::<Magic>(&ALL, opts, 1_000_000) > 4_000);
 }
@@ -62,6 +63,7 @@ fn hashed_and_threaded_counts_match() {
         counting: Counting::Bulk,
         threads: 3,
         table: Some(&table),
+        simd: perft::cpu::Simd::detect(),
     };
     assert!(check::<Classical>(&common::STANDARD_SUITES, opts, 10_000_000) > 700);
 }
@@ -72,12 +74,14 @@ fn threaded_counts_match() {
         counting: Counting::Bulk,
         threads: 2,
         table: None,
+        simd: perft::cpu::Simd::detect(),
     };
     assert!(check::<Magic>(&common::STANDARD_SUITES, opts, 10_000_000) > 700);
     let opts = Options {
         counting: Counting::NoBulk,
         threads: 2,
         table: None,
+        simd: perft::cpu::Simd::detect(),
     };
     assert!(check::<Magic>(&["standard.epd", "tricky.epd"], opts, 1_000_000) == 96);
 }
@@ -90,12 +94,14 @@ fn a_one_bucket_table_collides_constantly_and_stays_exact() {
         counting: Counting::Bulk,
         threads: 2,
         table: Some(&table),
+        simd: perft::cpu::Simd::detect(),
     };
     assert!(check::<Magic>(&["standard.epd", "tricky.epd"], opts, 2_000_000) == 110);
     let opts = Options {
         counting: Counting::NoBulk,
         threads: 1,
         table: Some(&table),
+        simd: perft::cpu::Simd::detect(),
     };
     assert!(check::<Magic>(&["standard.epd"], opts, 200_000) > 20);
 }
@@ -144,6 +150,7 @@ fn deep_hashed_counts() {
         counting: Counting::Bulk,
         threads: 2,
         table: Some(&table),
+        simd: perft::cpu::Simd::detect(),
     };
     let kiwipete =
         Position::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
@@ -165,6 +172,7 @@ fn threaded_divide_matches_single_threaded_divide() {
             counting: Counting::Bulk,
             threads: 1,
             table: None,
+            simd: perft::cpu::Simd::detect(),
         },
     );
     let table = Table::with_threads(8, 4).unwrap();
@@ -175,6 +183,7 @@ fn threaded_divide_matches_single_threaded_divide() {
             counting: Counting::Bulk,
             threads: 4,
             table: Some(&table),
+            simd: perft::cpu::Simd::detect(),
         },
     );
     assert_eq!(one, many);

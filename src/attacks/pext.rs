@@ -55,15 +55,14 @@ impl Pext {
     /// Whether this CPU has the `pext` instruction. Run nothing through [`Pext`] unless it does:
     /// on a CPU without BMI2 the first lookup stops the process (illegal instruction).
     pub fn available() -> bool {
-        cfg!(target_feature = "bmi2") || std::arch::is_x86_feature_detected!("bmi2")
+        crate::cpu::has_bmi2()
     }
 
     /// Whether this CPU runs `pext` in microcode: AMD's before Zen 3 (family 0x19) take tens
     /// to hundreds of cycles per `pext`, against three for a multiply, so magic is faster there.
     pub fn microcoded() -> bool {
-        use std::arch::x86_64::__cpuid;
-        let vendor = __cpuid(0);
-        microcoded_on(vendor.ebx, vendor.edx, vendor.ecx, __cpuid(1).eax)
+        crate::cpu::signature()
+            .is_some_and(|(ebx, edx, ecx, eax)| microcoded_on(ebx, edx, ecx, eax))
     }
 }
 

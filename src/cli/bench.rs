@@ -2,6 +2,7 @@
 
 use super::common::{SliderJob, mnps, setup_label};
 use anyhow::{Context, Result, bail};
+use perft::cpu::Simd;
 use perft::perft::{Counting, Options, perft_with};
 use perft::{Nodes, Position, Sliders};
 use std::process::ExitCode;
@@ -60,6 +61,7 @@ const BENCH: [(&str, &str, u32, u64); 6] = [
 /// `--bench`: one thread, no hash (the counts are checked, so a broken build cannot look fast).
 pub struct Bench {
     pub counting: Counting,
+    pub simd: Simd,
 }
 
 impl SliderJob for Bench {
@@ -68,6 +70,7 @@ impl SliderJob for Bench {
             counting: self.counting,
             threads: 1,
             table: None,
+            simd: self.simd,
         };
         println!("bench: {}", setup_label(self.counting, S::NAME, &opts));
         let mut total_nodes = Nodes::ZERO;

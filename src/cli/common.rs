@@ -4,6 +4,7 @@
 use anyhow::{Result, bail};
 use clap::ValueEnum;
 use perft::Nodes;
+use perft::cpu::{Simd, SimdKind};
 use perft::perft::{Counting, Options};
 use perft::tt::{self, Table};
 use perft::{Classical, Magic, Position, Sliders};
@@ -38,10 +39,16 @@ pub struct Common {
     #[arg(long, conflicts_with = "sliders")]
     pub classical: bool,
 
-    /// Count every reply one board at a time with the sliders chosen, never eight boards at
-    /// once in AVX-512 lanes (which bulk counts otherwise do where the CPU has AVX-512, on
-    /// boards of 8 pieces or more). The speed line says which code ran.
-    #[arg(long)]
+    /// The last ply's code: `avx512` counts the replies of crowded boards eight at a time in
+    /// AVX-512 lanes, `avx2` one board at a time in the copy compiled for x86-64-v3 (AVX2,
+    /// BMI2...), `none` in the baseline copy; `auto` (default) the widest this CPU runs. One the
+    /// CPU lacks is an error. The speed line says which ran.
+    #[arg(long, value_enum, default_value_t = SimdChoice::Auto, hide_default_value = true)]
+    pub simd: SimdChoice,
+
+    /// The widest last-ply code without the AVX-512 lanes (`--simd avx2`, or `none` where the
+    /// CPU lacks x86-64-v3).
+    #[arg(long, conflicts_with = "simd")]
     pub no_lanes: bool,
 
     /// Worker threads [default: every available core]. The tree is split at the root moves, and
@@ -62,6 +69,32 @@ pub struct Common {
     /// Shredder-FEN castling letters (rook files) select them by themselves.
     #[arg(long)]
     pub chess960: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SimdChoice {
+    /// The widest this CPU runs (default).
+    Auto,
+    /// AVX-512 lanes (F, CD, VPOPCNTDQ) in the x86-64-v3 copy.
+    Avx512,
+    /// The x86-64-v3 copy (AVX2, BMI1, BMI2...), one board at a time.
+    Avx2,
+    /// The baseline copy (x86-64-v2), one board at a time.
+    None,
+}
+
+impl SimdChoice {
+    /// The code chosen, checked against this CPU (`no_lanes`: `--no-lanes` was given).
+    pub fn resolve(self, no_lanes: bool) -> Result<Simd> {
+        let kind = match self {
+            SimdChoice::Auto if no_lanes => return Ok(Simd::one_board()),
+            SimdChoice::Auto => return Ok(Simd::detect()),
+            SimdChoice::Avx512 => SimdKind::Avx512,
+            SimdChoice::Avx2 => SimdKind::Avx2,
+            SimdChoice::None => SimdKind::None,
+        };
+        Ok(Simd::new(kind)?)
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -107,6 +140,11 @@ impl Common {
         } else {
             Counting::Bulk
         }
+    }
+
+    /// The last ply's code `--simd` (or `--no-lanes`) asks for, if this CPU runs it.
+    pub fn simd(&self) -> Result<Simd> {
+        self.simd.resolve(self.no_lanes)
     }
 
     pub fn threads(&self) -> usize {
@@ -245,10 +283,10 @@ pub fn setup_label(counting: Counting, sliders: &str, opts: &Options<'_>) -> Str
         Some(t) => format!("hash {} MiB", t.bytes() >> 20),
         None => "no hash".to_string(),
     };
-    // Bulk counting runs one of two compiled copies of its hot code (see `perft::bulk_code`):
-    // say which, so that figures from different machines are not taken for the same code.
+    // Bulk counting runs one of three compiled copies of its hot code: say which, so that
+    // figures from different machines are not taken for the same code.
     let code = match counting {
-        Counting::Bulk => format!(", {} code", perft::perft::bulk_code()),
+        Counting::Bulk => format!(", simd {}", opts.simd.describe()),
         Counting::NoBulk => String::new(),
     };
     format!(

@@ -3,7 +3,8 @@
 use super::common::{counting_name, mnps};
 use anyhow::Result;
 use perft::compare::Work;
-use perft::perft::Counting;
+use perft::cpu::Simd;
+use perft::perft::{Counting, Options};
 use std::process::ExitCode;
 
 #[derive(clap::Args, Debug)]
@@ -19,8 +20,18 @@ pub struct Args {
 }
 
 /// Runs the comparison and prints its table; exit status 1 if any count disagrees.
-pub fn run(work: &[Work], what: &str, counting: Counting, rounds: u32) -> Result<ExitCode> {
-    let (contenders, problems) = perft::compare::compare(work, counting, rounds);
+pub fn run(
+    work: &[Work],
+    what: &str,
+    counting: Counting,
+    simd: Simd,
+    rounds: u32,
+) -> Result<ExitCode> {
+    let opts = Options {
+        simd,
+        ..Options::single(counting)
+    };
+    let (contenders, problems) = perft::compare::compare(work, opts, rounds);
     let base = contenders[0].median();
     let plural = if work.len() == 1 {
         format!(" depth {}", work[0].depth)
@@ -28,9 +39,10 @@ pub fn run(work: &[Work], what: &str, counting: Counting, rounds: u32) -> Result
         "s".to_string()
     };
     println!(
-        "{what}: {} perft{plural}, {}, 1 thread, {rounds} rounds alternating, median time",
+        "{what}: {} perft{plural}, {}, simd {}, 1 thread, {rounds} rounds alternating, median time",
         work.len(),
-        counting_name(counting)
+        counting_name(counting),
+        simd.describe()
     );
     println!();
     println!(

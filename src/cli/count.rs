@@ -3,6 +3,7 @@
 
 use super::common::{Common, MAX_DEPTH, SliderJob, build_position, mnps, mnps_label, setup_label};
 use anyhow::Result;
+use perft::cpu::Simd;
 use perft::perft::{Options, divide_uci, estimate_leaves, perft_with};
 use perft::{Magic, Nodes, Position, Sliders};
 use std::process::ExitCode;
@@ -23,7 +24,8 @@ pub struct Args {
     /// Leaf statistics for every depth 1..N: captures, en passant, castles, promotions,
     /// checks (direct, discovered, double) and mates, as the Perft Results tables give them.
     /// With `--json`, one JSON document with the Grand Chess Tree's finer split.
-    #[arg(long, conflicts_with_all = ["no_bulk", "compare", "suite", "bench", "magics"])]
+    #[arg(long, conflicts_with_all = ["no_bulk", "compare", "suite", "bench", "magics", "simd",
+          "no_lanes"])]
     pub stats: bool,
 }
 
@@ -67,6 +69,7 @@ impl SliderJob for Count<'_> {
             counting,
             threads: common.threads(),
             table: table.as_ref(),
+            simd: common.simd()?,
         };
         let start = Instant::now();
         let nodes = if self.args.divide {
@@ -102,7 +105,7 @@ impl SliderJob for Count<'_> {
 }
 
 /// The perftree contract: `move count` lines, a blank line, the total; nothing else on stdout.
-pub fn run_perftree(tree: &TreeArgs, common: &Common, depth: u32) -> Result<ExitCode> {
+pub fn run_perftree(tree: &TreeArgs, common: &Common, depth: u32, simd: Simd) -> Result<ExitCode> {
     let moves: Vec<&str> = tree
         .tree_moves
         .as_deref()
@@ -115,7 +118,11 @@ pub fn run_perftree(tree: &TreeArgs, common: &Common, depth: u32) -> Result<Exit
         println!("1");
         return Ok(ExitCode::SUCCESS);
     }
-    let lines = divide_uci::<Magic>(&pos, depth, Options::single(common.counting()));
+    let opts = Options {
+        simd,
+        ..Options::single(common.counting())
+    };
+    let lines = divide_uci::<Magic>(&pos, depth, opts);
     for (mv, n) in &lines {
         println!("{mv} {n}");
     }

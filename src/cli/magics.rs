@@ -9,7 +9,7 @@ use std::time::Instant;
 pub struct Args {
     /// Run our magic finder, print every square's magic and verify them exhaustively.
     #[arg(long, conflicts_with_all = ["fen", "moves", "depth", "divide", "compare", "no_bulk",
-          "threads", "hash", "chess960", "json", "sliders", "classical", "no_lanes"])]
+          "threads", "hash", "chess960", "json", "sliders", "classical", "no_lanes", "simd"])]
     pub magics: bool,
 
     /// Seed for `--magics` (default: the seed that produced the shipped magics).

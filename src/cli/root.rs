@@ -22,22 +22,23 @@ pub struct Root<'a> {
 pub fn run(r: Root<'_>) -> Result<ExitCode> {
     let common = r.common;
     r.suite.check_limits_need_a_suite()?;
-    perft::perft::allow_lanes(!common.no_lanes);
+    // The last ply's code, checked against the CPU before any work.
+    let simd = common.simd()?;
     if let Some(depth) = r.tree.tree_depth {
-        return count::run_perftree(r.tree, common, depth);
+        return count::run_perftree(r.tree, common, depth, simd);
     }
     if r.magics.magics {
         return magics::run(r.magics);
     }
     let counting = common.counting();
     if r.bench.bench {
-        return with_sliders(common.slider_choice(), bench::Bench { counting });
+        return with_sliders(common.slider_choice(), bench::Bench { counting, simd });
     }
     if let Some(path) = &r.suite.suite {
         if r.compare.compare {
             let work = suite::work(path, common.chess960, r.suite.limits())?;
             let what = format!("suite {}", path.display());
-            return compare::run(&work, &what, counting, r.compare.rounds);
+            return compare::run(&work, &what, counting, simd, r.compare.rounds);
         }
         let job = suite::Suite {
             common,
@@ -66,7 +67,7 @@ pub fn run(r: Root<'_>) -> Result<ExitCode> {
             depth: r.count.depth(),
             expected: None,
         }];
-        return compare::run(&work, &pos.to_fen(), counting, r.compare.rounds);
+        return compare::run(&work, &pos.to_fen(), counting, simd, r.compare.rounds);
     }
     let job = count::Count {
         common,

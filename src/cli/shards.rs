@@ -2,7 +2,7 @@
 //! by the batch engines people already run (GNU parallel, Slurm, xargs).
 
 use super::common::{
-    MAX_DEPTH, SliderChoice, SliderJob, build_position, move_list, plural, with_sliders,
+    MAX_DEPTH, SimdChoice, SliderChoice, SliderJob, build_position, move_list, plural, with_sliders,
 };
 use anyhow::{Result, bail};
 use perft::shards::{self, Shard, SplitRequest, WorkOptions};
@@ -73,6 +73,12 @@ pub struct WorkArgs {
     /// Slider attack implementation [default: auto, the fastest on this CPU].
     #[arg(long, value_enum, default_value_t = SliderChoice::Auto, hide_default_value = true)]
     pub sliders: SliderChoice,
+
+    /// The last ply's code of plain counts, as for a count: `auto` (default, the widest this
+    /// CPU runs), `avx512`, `avx2` or `none`.
+    #[arg(long, value_enum, default_value_t = SimdChoice::Auto, hide_default_value = true,
+          conflicts_with = "stats")]
+    pub simd: SimdChoice,
 }
 
 #[derive(clap::Args, Debug)]
@@ -157,9 +163,11 @@ struct Work<'a> {
     args: &'a WorkArgs,
     shard: Shard,
     existing: shards::Results,
+    simd: perft::cpu::Simd,
 }
 
 pub fn work(args: &WorkArgs) -> Result<ExitCode> {
+    let simd = args.simd.resolve(false)?;
     let shard = shards::read_shard(&args.shard)?;
     let existing = shards::read_results(&shard)?;
     // A finished shard returns at once, before a table is mapped (which takes seconds per GiB).
@@ -175,6 +183,7 @@ pub fn work(args: &WorkArgs) -> Result<ExitCode> {
         args,
         shard,
         existing,
+        simd,
     };
     with_sliders(args.sliders, job)
 }
@@ -196,6 +205,7 @@ impl SliderJob for Work<'_> {
         let opts = WorkOptions {
             threads,
             table: table.as_ref(),
+            simd: self.simd,
             stats: args.stats.then_some(stats_table.as_ref()),
         };
         let bar = progress_bar(shard.jobs.len() as u64);

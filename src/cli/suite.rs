@@ -302,6 +302,7 @@ impl SliderJob for Suite<'_> {
             counting,
             threads: common.threads(),
             table: table.as_ref(),
+            simd: common.simd()?,
         };
         let total = if args.json {
             Nodes::ZERO

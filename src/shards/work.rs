@@ -4,6 +4,7 @@
 use super::ShardError;
 use super::files::{JobResult, Results, Shard, results_header};
 use crate::attacks::Sliders;
+use crate::cpu::Simd;
 use crate::nodes::Nodes;
 use crate::perft::{Counting, Options, perft_with};
 use crate::position::Position;
@@ -30,6 +31,8 @@ pub struct WorkSummary {
 pub struct WorkOptions<'a> {
     pub threads: usize,
     pub table: Option<&'a Table>,
+    /// The last ply's code of plain counts.
+    pub simd: Simd,
     /// Count statistics (with this table, if any) instead of plain nodes.
     pub stats: Option<Option<&'a StatsTable>>,
 }
@@ -99,6 +102,7 @@ pub fn work<S: Sliders>(
                     counting: Counting::Bulk,
                     threads: 1,
                     table: opts.table,
+                    simd: opts.simd,
                 };
                 (perft_with::<S>(&pos, job.depth, o), None)
             }

@@ -1,0 +1,195 @@
+//! The one place that asks the CPU what it has: the instructions of the count's compiled copies
+//! (x86-64-v3, the AVX-512 lanes) and BMI2 for the PEXT sliders; and [`Simd`], the last-ply code
+//! a count runs, which can only be made for code this CPU runs.
+
+use std::fmt;
+
+/// Whether this CPU has every instruction the x86-64-v3 copy of the count is compiled for
+/// (AVX2, BMI1, BMI2, LZCNT, FMA, MOVBE: Haswell, Excavator and later). std caches the answer.
+#[inline]
+pub fn has_v3() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("avx2")
+            && std::is_x86_feature_detected!("bmi1")
+            && std::is_x86_feature_detected!("bmi2")
+            && std::is_x86_feature_detected!("lzcnt")
+            && std::is_x86_feature_detected!("fma")
+            && std::is_x86_feature_detected!("movbe")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// Whether this CPU runs the AVX-512 lanes (F, CD and VPOPCNTDQ: Intel since Ice Lake, AMD since
+/// Zen 4), besides the x86-64-v3 copy they are part of.
+#[inline]
+pub fn has_avx512_lanes() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        has_v3()
+            && std::is_x86_feature_detected!("avx512f")
+            && std::is_x86_feature_detected!("avx512vpopcntdq")
+            && std::is_x86_feature_detected!("avx512cd")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// Whether this CPU has BMI2's `pext`.
+#[inline]
+pub fn has_bmi2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        cfg!(target_feature = "bmi2") || std::arch::is_x86_feature_detected!("bmi2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// The vendor string's three registers (`ebx`, `edx`, `ecx` of `cpuid` leaf 0) and the
+/// signature (`eax` of leaf 1), or `None` off x86-64.
+pub fn signature() -> Option<(u32, u32, u32, u32)> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::__cpuid;
+        let vendor = __cpuid(0);
+        Some((vendor.ebx, vendor.edx, vendor.ecx, __cpuid(1).eax))
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        None
+    }
+}
+
+/// The kinds of last-ply code, widest first.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum SimdKind {
+    /// The x86-64-v3 copy, counting the last ply of crowded boards eight at a time in AVX-512
+    /// lanes.
+    Avx512,
+    /// The x86-64-v3 copy (AVX2, BMI1, BMI2...), one board at a time.
+    Avx2,
+    /// The copy compiled for the crate's target (x86-64-v2), one board at a time.
+    None,
+}
+
+impl SimdKind {
+    /// The name `--simd` takes: `avx512`, `avx2` or `none`.
+    pub fn name(self) -> &'static str {
+        match self {
+            SimdKind::Avx512 => "avx512",
+            SimdKind::Avx2 => "avx2",
+            SimdKind::None => "none",
+        }
+    }
+
+    /// Whether this CPU runs this code.
+    pub fn runs_here(self) -> bool {
+        match self {
+            SimdKind::Avx512 => has_avx512_lanes(),
+            SimdKind::Avx2 => has_v3(),
+            SimdKind::None => true,
+        }
+    }
+}
+
+/// The last-ply code of a bulk count, made only for code this CPU runs ([`Simd::detect`],
+/// [`Simd::new`]), so that a count given one never runs an instruction the CPU lacks.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Simd(SimdKind);
+
+/// `--simd` asked for code this CPU does not run.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct SimdError(pub SimdKind);
+
+impl fmt::Display for SimdError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let needs = match self.0 {
+            SimdKind::Avx512 => "AVX-512 (F, CD and VPOPCNTDQ) besides the x86-64-v3 instructions",
+            SimdKind::Avx2 => "the x86-64-v3 instructions (AVX2, BMI1, BMI2, LZCNT, FMA, MOVBE)",
+            SimdKind::None => "nothing",
+        };
+        write!(
+            f,
+            "--simd {} needs {needs}, which this CPU lacks; --simd auto takes the widest it has \
+             ({})",
+            self.0.name(),
+            Simd::detect().kind().name()
+        )
+    }
+}
+
+impl std::error::Error for SimdError {}
+
+impl Simd {
+    /// The baseline copy, which every CPU the binary targets runs.
+    pub const NONE: Simd = Simd(SimdKind::None);
+
+    /// The widest code this CPU runs.
+    pub fn detect() -> Simd {
+        if has_avx512_lanes() {
+            Simd(SimdKind::Avx512)
+        } else if has_v3() {
+            Simd(SimdKind::Avx2)
+        } else {
+            Simd::NONE
+        }
+    }
+
+    /// `kind`, if this CPU runs it.
+    pub fn new(kind: SimdKind) -> Result<Simd, SimdError> {
+        if kind.runs_here() {
+            Ok(Simd(kind))
+        } else {
+            Err(SimdError(kind))
+        }
+    }
+
+    /// The widest code this CPU runs that counts one board at a time (no lanes).
+    pub fn one_board() -> Simd {
+        if has_v3() {
+            Simd(SimdKind::Avx2)
+        } else {
+            Simd::NONE
+        }
+    }
+
+    pub fn kind(self) -> SimdKind {
+        self.0
+    }
+
+    /// What a speed line says of it: `avx512 (x86-64-v3 code, AVX-512 lanes)`, `avx2
+    /// (x86-64-v3 code)` or `none (baseline code)`.
+    pub fn describe(self) -> &'static str {
+        match self.0 {
+            SimdKind::Avx512 => "avx512 (x86-64-v3 code, AVX-512 lanes)",
+            SimdKind::Avx2 => "avx2 (x86-64-v3 code)",
+            SimdKind::None => "none (baseline code)",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Simd, SimdKind};
+
+    #[test]
+    fn simd_is_made_only_for_code_the_cpu_runs() {
+        for kind in [SimdKind::Avx512, SimdKind::Avx2, SimdKind::None] {
+            assert_eq!(Simd::new(kind).is_ok(), kind.runs_here(), "{kind:?}");
+        }
+        assert!(Simd::detect().kind().runs_here());
+        assert_ne!(Simd::one_board().kind(), SimdKind::Avx512);
+        // The widest: nothing wider than what detect picks runs here.
+        let order = [SimdKind::Avx512, SimdKind::Avx2, SimdKind::None];
+        let first = order.iter().position(|k| k.runs_here()).unwrap();
+        assert_eq!(Simd::detect().kind(), order[first]);
+    }
+}
