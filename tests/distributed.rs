@@ -330,6 +330,38 @@ fn the_start_position_with_statistics_and_several_threads() {
 }
 
 #[test]
+fn work_takes_the_counting_options_of_a_count() {
+    // `--hash auto` (and `--hash` alone), the default thread count, and `--simd`: the same
+    // options as a count, each giving the published perft 5 of Kiwipete, 193,690,690 (Chess
+    // Programming Wiki, "Perft Results").
+    for (name, extra) in [
+        ("auto", vec!["--hash", "auto"]),
+        ("bare", vec!["--hash"]),
+        ("none", vec!["--simd", "none", "--threads", "3"]),
+    ] {
+        let dir = scratch(&format!("options-{name}"));
+        split(&dir, KIWIPETE, 5, 2, 1);
+        for shard in shard_files(&dir) {
+            let mut args = vec!["work", shard.as_str()];
+            args.extend(extra.iter().copied());
+            let o = perft(&args);
+            assert!(o.status.success(), "{name}: {}", text(&o.stderr));
+        }
+        let (code, out, err) = merge(&dir);
+        assert_eq!(code, Some(0), "{name}: {out}{err}");
+        assert!(out.contains("perft 5 = 193690690\n"), "{name}: {out}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    let o = perft(&["work", "x.jobs", "--hash", "lots"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("neither a size in MiB"),
+        "{}",
+        text(&o.stderr)
+    );
+}
+
+#[test]
 fn bad_input_is_named_by_file_and_line() {
     let a = scratch("bad-a");
     let b = scratch("bad-b");

@@ -116,7 +116,7 @@ pub enum HashSize {
     Auto,
 }
 
-fn parse_hash(s: &str) -> Result<HashSize, String> {
+pub fn parse_hash(s: &str) -> Result<HashSize, String> {
     if s.eq_ignore_ascii_case("auto") {
         return Ok(HashSize::Auto);
     }

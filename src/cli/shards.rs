@@ -2,13 +2,15 @@
 //! by the batch engines people already run (GNU parallel, Slurm, xargs).
 
 use super::common::{
-    MAX_DEPTH, SimdChoice, SliderChoice, SliderJob, build_position, move_list, plural, with_sliders,
+    HashSize, MAX_DEPTH, SimdChoice, SliderChoice, SliderJob, build_position, move_list,
+    parse_hash, plural, with_sliders,
 };
 use anyhow::{Result, bail};
+use perft::perft::estimate_leaves;
 use perft::shards::{self, Shard, SplitRequest, WorkOptions};
 use perft::stats::{FIELD_NAMES, Stats, StatsTable};
-use perft::tt::Table;
-use perft::{Nodes, Sliders};
+use perft::tt::{self, Table};
+use perft::{Nodes, Position, Sliders};
 use serde::Serialize;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -61,10 +63,11 @@ pub struct WorkArgs {
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,
 
-    /// Transposition table of this many MiB, shared by the shard's jobs (0: none).
-    #[arg(long, default_value_t = 0, value_name = "MB",
-          value_parser = clap::value_parser!(u32).range(0..=1 << 20))]
-    pub hash: u32,
+    /// Transposition table of this many MiB shared by the shard's jobs (0: none, the default),
+    /// or `auto` (also `--hash` alone): sized for the jobs left from the memory available.
+    #[arg(long, default_value = "0", value_name = "MB|auto", num_args = 0..=1,
+          default_missing_value = "auto", value_parser = parse_hash)]
+    pub hash: HashSize,
 
     /// Count the leaf statistics (captures, checks, mates...) too.
     #[arg(long)]
@@ -194,13 +197,17 @@ impl SliderJob for Work<'_> {
         let threads = args
             .threads
             .map_or_else(super::common::available_threads, |n| n as usize);
-        let table = match (args.hash, args.stats) {
-            (0, _) | (_, true) => None,
-            (mb, false) => Some(Table::with_threads(mb as usize, threads)?),
+        let mb = match args.hash {
+            HashSize::Mb(mb) => mb as usize,
+            HashSize::Auto => auto_mb::<S>(shard, &self.existing),
         };
-        let stats_table = match (args.hash, args.stats) {
+        let table = match (mb, args.stats) {
+            (0, _) | (_, true) => None,
+            (mb, false) => Some(Table::with_threads(mb, threads)?),
+        };
+        let stats_table = match (mb, args.stats) {
             (0, _) | (_, false) => None,
-            (mb, true) => Some(StatsTable::new(mb as usize)?),
+            (mb, true) => Some(StatsTable::new(mb)?),
         };
         let opts = WorkOptions {
             threads,
@@ -235,15 +242,53 @@ impl SliderJob for Work<'_> {
         }
         let secs = start.elapsed().as_secs_f64();
         println!(
-            "{name}: {} jobs, {} done before, {} counted now: {} nodes in {secs:.2} s ({:.1} Mnps)",
+            "{name}: {} jobs, {} done before, {} counted now: {} nodes in {secs:.2} s ({:.1} Mnps; \
+             {threads} threads, {})",
             summary.jobs,
             summary.already_done,
             summary.counted,
             summary.nodes,
-            summary.nodes.to_f64() / secs.max(1e-9) / 1e6
+            summary.nodes.to_f64() / secs.max(1e-9) / 1e6,
+            if mb == 0 {
+                "no hash".to_string()
+            } else {
+                format!("hash {mb} MiB")
+            }
         );
         Ok(ExitCode::SUCCESS)
     }
+}
+
+/// `--hash auto` for the jobs of `shard` not yet done: sized as a count of the same tree would
+/// size its table (`perft --depth D --hash auto`), for this shard's part of the leaves: the
+/// jobs' multiplicities times their leaves, estimated from up to 32 jobs spread over the shard
+/// (a few milliseconds each). `D` counts the split's plies from the manifest beside the shard;
+/// without one, the jobs' own depth (a larger table, as if no job met another's positions).
+fn auto_mb<S: Sliders>(shard: &Shard, existing: &shards::Results) -> usize {
+    let pending = existing.pending(shard);
+    let Some(depth) = pending.first().map(|j| j.depth) else {
+        return 0;
+    };
+    let chess960 = shard.chess960();
+    let sample: Vec<f64> = pending
+        .iter()
+        .step_by(pending.len().div_ceil(32).max(1))
+        .filter_map(|job| {
+            let pos = Position::from_fen_with(&job.fen, chess960).ok()?;
+            Some(estimate_leaves::<S>(&pos, job.depth))
+        })
+        .collect();
+    if sample.is_empty() {
+        return 0;
+    }
+    let mean = sample.iter().sum::<f64>() / sample.len() as f64;
+    let paths: f64 = pending.iter().map(|j| j.multiplicity as f64).sum();
+    let at = shard
+        .path
+        .parent()
+        .and_then(|dir| shards::read_manifest(dir).ok())
+        .map_or(0, |m| m.at);
+    tt::auto_mb(paths * mean, depth + at, tt::available_memory())
 }
 
 /// The bar of `perft work` on a terminal: jobs, nodes, rate, time left.
