@@ -169,7 +169,7 @@ fn reply_counters(c: &mut Criterion) {
         })
     });
     #[cfg(target_arch = "x86_64")]
-    if perft::setwise::available() {
+    if perft::cpu::has_avx512_lanes() {
         g.bench_function("lanes", |b| {
             b.iter(|| {
                 let n: u64 = groups

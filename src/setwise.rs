@@ -5,7 +5,7 @@
 //! the side to move's king and knights, on the same squares in all eight lanes. Each eight-lane
 //! operation is one AVX-512 instruction (explicit intrinsics: left to the auto-vectoriser, the
 //! counter fell back to scalar code on small changes), and the counter runs only where the CPU
-//! has AVX-512 F, CD and VPOPCNTDQ ([`available`]).
+//! has AVX-512 F, CD and VPOPCNTDQ ([`crate::cpu::has_avx512_lanes`]).
 //!
 //! A move is counted in the direction it goes: a shift by one direction is one-to-one, so the
 //! number of pieces of a set that can move one way is the population count of the shifted set,
@@ -30,14 +30,9 @@ const LANES: usize = 8;
 #[derive(Clone, Copy)]
 struct V(__m512i);
 
-/// Whether this CPU runs the counter ([`crate::cpu::has_avx512_lanes`]).
-pub fn available() -> bool {
-    crate::cpu::has_avx512_lanes()
-}
-
 // SAFETY (every `unsafe` block of `V`'s operations and of `king_ray`): the intrinsics need
 // AVX-512F (VPOPCNTDQ for the population count, CD for the leading-zero count); `V` values
-// exist only inside the counter, which runs only where `available` said yes.
+// exist only inside the counter, which runs only where `cpu::has_avx512_lanes` said yes.
 impl V {
     #[inline(always)]
     fn splat(x: u64) -> V {
@@ -581,7 +576,7 @@ fn mover(board: &Board) -> (Color, Square) {
 /// of one position are), the boards the lanes leave out by the one-board counter. `None` where
 /// the CPU has not the AVX-512 the lanes need. For testing the lanes board by board.
 pub fn count_each<S: Sliders>(boards: &[Board], paths: &CastlePaths) -> Option<Vec<u64>> {
-    if !available() {
+    if !crate::cpu::has_avx512_lanes() {
         return None;
     }
     let mut counts = Vec::with_capacity(boards.len());
@@ -632,7 +627,7 @@ impl Lanes {
     /// of boards without are wrong).
     ///
     /// # Safety
-    /// The CPU must have the AVX-512 the counter is compiled for ([`available`]): pushing
+    /// The CPU must have the AVX-512 the counter is compiled for ([`crate::cpu::has_avx512_lanes`]): pushing
     /// boards runs it.
     #[inline(always)]
     pub(crate) unsafe fn new(side: Color, king: Square, knights: Bitboard) -> Lanes {
@@ -706,7 +701,7 @@ fn count_one<S: Sliders>(board: &Board, paths: &CastlePaths) -> u64 {
 /// depth-2 pass counts them (pushed into lanes, eight boards a batch). `None` where the CPU has
 /// not the AVX-512 the lanes need. For benchmarks of the lanes alone.
 pub fn count_total<S: Sliders>(boards: &[Board], paths: &CastlePaths) -> Option<u64> {
-    if !available() {
+    if !crate::cpu::has_avx512_lanes() {
         return None;
     }
     let Some(first) = boards.first() else {

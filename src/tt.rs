@@ -138,9 +138,10 @@ fn fill_with_threads<B: Empty + Send>(memory: &mut memory::Memory<B>, threads: u
     let parts = slots.chunks_mut(per_thread);
     let count = parts.len();
     let parts = std::sync::Mutex::new(parts);
-    // Each task takes the next part; a poisoned lock can only come from a panic, passed on.
+    // Each task takes the next part. Nothing panics while the lock is held, so a poisoned lock
+    // still holds a sound iterator: take it, so that no part is ever skipped.
     crate::pool::run(count, threads, |_| {
-        let part = parts.lock().ok().and_then(|mut p| p.next());
+        let part = parts.lock().unwrap_or_else(|e| e.into_inner()).next();
         if let Some(part) = part {
             fill(part);
         }

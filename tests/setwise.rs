@@ -42,7 +42,7 @@ fn check_tree(pos: &mut Position, depth: u32, name: &str) -> u64 {
 
 #[test]
 fn agrees_with_the_one_board_counter_on_every_suite() {
-    if !perft::setwise::available() {
+    if !perft::cpu::has_avx512_lanes() {
         eprintln!("skipped: this CPU has not the AVX-512 (F, CD, VPOPCNTDQ) the lanes need");
         return;
     }

@@ -58,6 +58,8 @@ pub struct Count<'a> {
     pub common: &'a Common,
     pub args: &'a Args,
     pub pos: Position,
+    /// The last ply's code, resolved once with the other options.
+    pub simd: Simd,
 }
 
 impl SliderJob for Count<'_> {
@@ -69,7 +71,7 @@ impl SliderJob for Count<'_> {
             counting,
             threads: common.threads(),
             table: table.as_ref(),
-            simd: common.simd()?,
+            simd: self.simd,
         };
         let start = Instant::now();
         let nodes = if self.args.divide {

@@ -44,6 +44,7 @@ pub fn run(r: Root<'_>) -> Result<ExitCode> {
             common,
             args: r.suite,
             path,
+            simd,
         };
         return with_sliders(common.slider_choice(), job);
     }
@@ -73,6 +74,7 @@ pub fn run(r: Root<'_>) -> Result<ExitCode> {
         common,
         args: r.count,
         pos,
+        simd,
     };
     with_sliders(common.slider_choice(), job)
 }

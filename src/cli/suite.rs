@@ -281,6 +281,8 @@ pub struct Suite<'a> {
     pub common: &'a Common,
     pub args: &'a Args,
     pub path: &'a Path,
+    /// The last ply's code, resolved once with the other options.
+    pub simd: perft::cpu::Simd,
 }
 
 impl SliderJob for Suite<'_> {
@@ -302,7 +304,7 @@ impl SliderJob for Suite<'_> {
             counting,
             threads: common.threads(),
             table: table.as_ref(),
-            simd: common.simd()?,
+            simd: self.simd,
         };
         let total = if args.json {
             Nodes::ZERO
