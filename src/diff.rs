@@ -11,7 +11,7 @@ use crate::attacks::Magic;
 use crate::engine::{Divide, Engine, EngineError};
 use crate::epd::EpdEntry;
 use crate::nodes::Nodes;
-use crate::perft::{Counting, Options, divide_with};
+use crate::perft::{Cancelled, Counting, Options, Watch, divide_watched, divide_with};
 use crate::position::Position;
 use crate::suite::{Limits, SkipReason};
 use crate::types::{Color, Move, PieceKind, Square};
@@ -239,11 +239,33 @@ pub struct Report {
 }
 
 /// Our divide of `pos`: UCI name to (move, count).
-fn our_divide(pos: &Position, depth: u32) -> BTreeMap<String, (Move, Nodes)> {
-    divide_with::<Magic>(pos, depth, Options::single(Counting::Bulk))
+fn our_divide(
+    pos: &Position,
+    depth: u32,
+    threads: usize,
+    watch: Option<&Watch>,
+) -> Result<BTreeMap<String, (Move, Nodes)>, Cancelled> {
+    let opts = Options {
+        threads,
+        ..Options::single(Counting::Bulk)
+    };
+    let lines = match watch {
+        Some(w) => divide_watched::<Magic>(pos, depth, opts, w)?,
+        None => divide_with::<Magic>(pos, depth, opts),
+    };
+    Ok(lines
         .into_iter()
         .map(|(mv, n)| (mv.to_uci(pos.is_chess960()), (mv, n)))
-        .collect()
+        .collect())
+}
+
+/// Why a watched descent ([`find_divergence_watched`]) stopped without a report.
+#[derive(Debug)]
+pub enum Stopped {
+    /// The engine could not be started (again).
+    Engine(EngineError),
+    /// The watch was cancelled.
+    Cancelled,
 }
 
 /// Descends from `root` after `moves` (legal moves in UCI notation) at `depth` to the first
@@ -255,8 +277,47 @@ pub fn find_divergence(
     root: &Position,
     moves: &[String],
     depth: u32,
-    mut first: Option<Divide>,
+    first: Option<Divide>,
 ) -> Result<Report, EngineError> {
+    descend(engine, root, moves, depth, first, (1, None), &mut |_, _| {}).map_err(|e| match e {
+        Stopped::Engine(e) => e,
+        Stopped::Cancelled => unreachable!("a descent without a watch is never cancelled"),
+    })
+}
+
+/// [`find_divergence`] that `watch` can stop and follows through each of our divides (counted
+/// on `threads` threads), telling `step` the moves and depth of each position before it is
+/// compared.
+pub fn find_divergence_watched(
+    engine: &mut Engine,
+    root: &Position,
+    moves: &[String],
+    depth: u32,
+    threads: usize,
+    watch: &Watch,
+    step: &mut dyn FnMut(&[String], u32),
+) -> Result<Report, Stopped> {
+    descend(
+        engine,
+        root,
+        moves,
+        depth,
+        None,
+        (threads, Some(watch)),
+        step,
+    )
+}
+
+/// The descent of [`find_divergence`] and [`find_divergence_watched`].
+fn descend(
+    engine: &mut Engine,
+    root: &Position,
+    moves: &[String],
+    depth: u32,
+    mut first: Option<Divide>,
+    (threads, watch): (usize, Option<&Watch>),
+    on_step: &mut dyn FnMut(&[String], u32),
+) -> Result<Report, Stopped> {
     // Send the FEN in our printing (keeps the castling notation, always 6 fields).
     let root_fen = root.to_fen();
     let mut pos = root.clone();
@@ -279,15 +340,20 @@ pub fn find_divergence(
     let mut depth = depth.max(1);
     let mut steps = Vec::new();
     loop {
-        let ours = our_divide(&pos, depth);
+        on_step(&path, depth);
+        let ours =
+            our_divide(&pos, depth, threads, watch).map_err(|Cancelled| Stopped::Cancelled)?;
         let fen = pos.to_fen();
         let answer = match first.take() {
             Some(answer) => Ok(answer),
             None => engine.divide(&root_fen, root.is_chess960(), &path, depth),
         };
+        if watch.is_some_and(Watch::is_cancelled) {
+            return Err(Stopped::Cancelled);
+        }
         let theirs = match answer {
             Ok(answer) => answer,
-            Err(error @ EngineError::Start(_)) => return Err(error),
+            Err(error @ EngineError::Start(_)) => return Err(Stopped::Engine(error)),
             Err(error) => {
                 return Ok(Report {
                     steps,

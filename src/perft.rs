@@ -9,7 +9,8 @@ use crate::position::{Board, CastlePaths, Position};
 use crate::tt::{Records, Table};
 use crate::types::{Move, MoveKind, PieceKind, Square};
 use std::marker::PhantomData;
-use std::ops::AddAssign;
+use std::ops::{AddAssign, ControlFlow};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// How the last ply is counted.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -613,25 +614,105 @@ pub fn divide_with<S: Sliders>(
             .collect();
     }
     let tasks = split::<S>(&mut root, depth, opts.threads);
-    let done = run_tasks(pos, &tasks, opts.threads, |p, d| count::<S>(p, d, &opts));
+    let done = run_tasks(pos, &tasks, opts.threads, None, |p, d| {
+        count::<S>(p, d, &opts)
+    });
     per_root(&roots, &tasks, done)
 }
 
+/// Lets another thread follow a count and stop it: the count, split into tasks, says how many
+/// it has and how many are done, and takes no new task once [`Watch::cancel`] was called.
+#[derive(Debug, Default)]
+pub struct Watch {
+    cancelled: AtomicBool,
+    done: AtomicUsize,
+    total: AtomicUsize,
+}
+
+impl Watch {
+    /// A watch for a count that has not started.
+    pub fn new() -> Watch {
+        Watch::default()
+    }
+
+    /// Asks the count to stop: the tasks running finish, no other starts.
+    pub fn cancel(&self) {
+        self.cancelled.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether [`Watch::cancel`] was called.
+    pub fn is_cancelled(&self) -> bool {
+        self.cancelled.load(Ordering::Relaxed)
+    }
+
+    /// The tasks of the count running now: (done, all of them); (0, 0) before it has split.
+    pub fn progress(&self) -> (usize, usize) {
+        (
+            self.done.load(Ordering::Relaxed),
+            self.total.load(Ordering::Relaxed),
+        )
+    }
+}
+
+/// A count stopped by [`Watch::cancel`] before it finished.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cancelled;
+
+impl std::fmt::Display for Cancelled {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the count was cancelled")
+    }
+}
+
+impl std::error::Error for Cancelled {}
+
+/// [`divide_with`] that `watch` follows and can stop: the tree is always split into tasks (on
+/// one thread too), so that progress moves and a cancel is seen within one task's time.
+pub fn divide_watched<S: Sliders>(
+    pos: &Position,
+    depth: u32,
+    opts: Options<'_>,
+    watch: &Watch,
+) -> Result<Vec<(Move, Nodes)>, Cancelled> {
+    let depth = depth.max(1);
+    let mut root = pos.clone();
+    let roots: Vec<Move> = movegen::legal_moves::<S>(&root).to_vec();
+    let tasks = split::<S>(&mut root, depth, opts.threads.max(1));
+    watch.done.store(0, Ordering::Relaxed);
+    watch.total.store(tasks.len(), Ordering::Relaxed);
+    let done = run_tasks(pos, &tasks, opts.threads, Some(watch), |p, d| {
+        count::<S>(p, d, &opts)
+    });
+    if watch.is_cancelled() {
+        return Err(Cancelled);
+    }
+    Ok(per_root(&roots, &tasks, done))
+}
+
 /// Counts every task with `count` (given the task's position and depth) on `threads` threads of
-/// the pool; the results with their task's index.
+/// the pool; the results with their task's index. With a `watch`, each finished task is counted
+/// in it, and no task starts once it is cancelled.
 pub(crate) fn run_tasks<T: Send>(
     pos: &Position,
     tasks: &[Task],
     threads: usize,
+    watch: Option<&Watch>,
     count: impl Fn(&mut Position, u32) -> T + Sync,
 ) -> Vec<(usize, T)> {
     crate::pool::run(tasks.len(), threads, |i| {
+        if watch.is_some_and(Watch::is_cancelled) {
+            return ControlFlow::Break(());
+        }
         let task = &tasks[i];
         let mut p = pos.clone();
         for &mv in &task.path {
             p.make(mv);
         }
-        std::ops::ControlFlow::Continue(count(&mut p, task.depth))
+        let n = count(&mut p, task.depth);
+        if let Some(w) = watch {
+            w.done.fetch_add(1, Ordering::Relaxed);
+        }
+        ControlFlow::Continue(n)
     })
 }
 
