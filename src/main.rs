@@ -4,7 +4,7 @@ mod cli;
 
 use clap::Parser;
 use cli::common::Common;
-use cli::{bench, compare, completions, count, diff, magics, man, shards, suite, uci};
+use cli::{bench, compare, completions, count, diff, magics, man, serve, shards, suite, uci};
 use std::process::ExitCode;
 
 /// Exact perft counts and move-generator speed for chess positions.
@@ -52,6 +52,9 @@ enum Command {
     Work(shards::WorkArgs),
     /// Check a split's results (every job exactly once) and print the total.
     Merge(shards::MergeArgs),
+    /// Serve a local web page: the board, our divide beside an engine's, and the descent to
+    /// where the engine goes wrong; with a JSON API (/api/divide, /api/diff).
+    Serve(serve::Args),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell) on stdout.
     Completions(completions::Args),
     /// Print the manual page (roff) on stdout: `perft man > perft.1`.
@@ -72,7 +75,7 @@ fn main() -> ExitCode {
     };
     // `diff` writes to a child engine that may have exited: it must see EPIPE as an error, not
     // die of SIGPIPE, so it keeps SIGPIPE ignored and writes its own output with error handling.
-    if !matches!(cli.command, Some(Command::Diff(_))) {
+    if !matches!(cli.command, Some(Command::Diff(_) | Command::Serve(_))) {
         cli::common::restore_sigpipe();
     }
     match run(&cli) {
@@ -88,6 +91,7 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
     match &cli.command {
         Some(Command::Uci) => return uci::run(),
         Some(Command::Diff(args)) => return diff::run(args),
+        Some(Command::Serve(args)) => return serve::run(args),
         Some(Command::Split(args)) => return shards::split(args),
         Some(Command::Work(args)) => return shards::work(args),
         Some(Command::Merge(args)) => return shards::merge(args),

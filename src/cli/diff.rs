@@ -3,6 +3,7 @@
 use super::common::{MAX_DEPTH, build_position, move_list};
 use super::input::Input;
 use super::progress::Progress;
+use super::serve::report::{self, Entry};
 use super::suite::depth_list;
 use anyhow::{Context, Result, bail};
 use perft::Nodes;
@@ -62,6 +63,11 @@ pub struct Args {
     #[arg(long)]
     pub json: bool,
 
+    /// Also write the report as one self-contained HTML file: each failure's descent and the
+    /// board at the point of difference, the missed and invented moves drawn as arrows.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+
     /// Chess960 castling rules (also selected by Shredder-FEN castling letters).
     #[arg(long)]
     pub chess960: bool,
@@ -71,23 +77,28 @@ pub struct Args {
     pub timeout: f64,
 }
 
-#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ProtocolArg {
     Uci,
     Perftree,
 }
 
+/// The engine `command`, spoken to in `protocol`, each query bounded by `timeout` seconds.
+pub fn make_engine(command: &str, protocol: ProtocolArg, timeout: f64) -> Result<Engine> {
+    let protocol = match protocol {
+        ProtocolArg::Uci => Protocol::Uci,
+        ProtocolArg::Perftree => Protocol::Perftree,
+    };
+    let timeout = Duration::try_from_secs_f64(timeout)
+        .ok()
+        .filter(|t| !t.is_zero())
+        .context("--timeout must be a positive number of seconds")?;
+    Ok(Engine::new(command, protocol, timeout))
+}
+
 impl Args {
     fn engine(&self) -> Result<Engine> {
-        let protocol = match self.protocol {
-            ProtocolArg::Uci => Protocol::Uci,
-            ProtocolArg::Perftree => Protocol::Perftree,
-        };
-        let timeout = Duration::try_from_secs_f64(self.timeout)
-            .ok()
-            .filter(|t| !t.is_zero())
-            .context("--timeout must be a positive number of seconds")?;
-        Ok(Engine::new(&self.engine, protocol, timeout))
+        make_engine(&self.engine, self.protocol, self.timeout)
     }
 
     fn protocol_name(&self) -> &'static str {
@@ -239,11 +250,36 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     let refs: Vec<&str> = moves.iter().map(String::as_str).collect();
     build_position(Some(fen), args.chess960, &refs)?;
     let root = perft::Position::from_fen_with(fen, args.chess960)?;
+    let html = args
+        .html
+        .as_deref()
+        .map(report::Report::create)
+        .transpose()?;
     let mut engine = args.engine()?;
     let depth = args.depth.unwrap_or(1);
     let report = engine
         .start()
         .and_then(|()| find_divergence(&mut engine, &root, &moves, depth, None))?;
+    if let Some(html) = html {
+        let root_fen = root.to_fen();
+        let pass = matches!(report.outcome, Outcome::Agree { .. });
+        let summary = if pass {
+            format!("No difference at depth {depth}.")
+        } else {
+            format!("The engine goes wrong at depth {depth}.")
+        };
+        let entry = Entry {
+            name: if moves.is_empty() {
+                "The position".to_string()
+            } else {
+                format!("The position after {}", moves.join(" "))
+            },
+            fen: root_fen.clone(),
+            pass,
+            failure: (!pass).then(|| FailureJson::new(depth, &root_fen, &report)),
+        };
+        html.write(&args.engine, &summary, &[entry])?;
+    }
     let mut out = std::io::stdout().lock();
     if args.json {
         let agree = match report.outcome {
@@ -318,8 +354,9 @@ struct CheckJson {
     skipped: Option<&'static str>,
 }
 
+/// A failure found by the descent, as `--json` (and `perft serve`'s `/api/diff`) show it.
 #[derive(Serialize)]
-struct FailureJson {
+pub struct FailureJson {
     depth: u32,
     category: &'static str,
     /// Moves from the root to the position the descent ended at, and its FEN.
@@ -336,7 +373,7 @@ struct FailureJson {
 
 impl FailureJson {
     /// The failure found at `depth` below the position `fen`.
-    fn new(depth: u32, fen: &str, report: &Report) -> FailureJson {
+    pub fn new(depth: u32, fen: &str, report: &Report) -> FailureJson {
         let mut f = FailureJson {
             depth,
             category: report.outcome.category(),
@@ -383,7 +420,7 @@ struct OneJson {
 }
 
 #[derive(Serialize)]
-struct MoveJson {
+pub struct MoveJson {
     #[serde(rename = "move")]
     mv: String,
     kind: &'static str,
@@ -527,6 +564,12 @@ fn run_suite(args: &Args, path: &Path) -> Result<ExitCode> {
         .filter(|&&(d, n)| d > 0 && limits.allows(d, n))
         .map(|&(_, n)| n)
         .sum();
+    let html = args
+        .html
+        .as_deref()
+        .map(report::Report::create)
+        .transpose()?;
+    let mut html_entries = Vec::new();
     let mut engine = args.engine()?;
     if let Err(e) = engine.start() {
         eprintln!("error: {e}");
@@ -547,6 +590,16 @@ fn run_suite(args: &Args, path: &Path) -> Result<ExitCode> {
                     match diff_position(&mut engine, &entry, &root, limits, advance) {
                         Ok(d) => {
                             tally.add(&d);
+                            if html.is_some() {
+                                html_entries.push(Entry {
+                                    name: d.name(),
+                                    fen: d.fen.clone(),
+                                    pass: d.passed(),
+                                    failure: d.failure.as_ref().map(|(depth, report)| {
+                                        FailureJson::new(*depth, &d.fen, report)
+                                    }),
+                                });
+                            }
                             if args.json {
                                 json_positions.push(PositionJson::from(&d));
                             } else {
@@ -570,6 +623,17 @@ fn run_suite(args: &Args, path: &Path) -> Result<ExitCode> {
     progress.finish();
     let fatal = fatal.map(|e: EngineError| format!("{e}; the run stops here"));
     let bad_lines = json_errors.len();
+    if let Some(html) = html {
+        let mut summary = format!(
+            "{file_name}: {} positions, {} passed, {} failed; {} checks asked, {} skipped; \
+             {bad_lines} bad lines.",
+            tally.positions, tally.passed, tally.failed, tally.checks_run, tally.checks_skipped
+        );
+        if let Some(fatal) = &fatal {
+            summary.push_str(&format!(" The run stopped: {fatal}."));
+        }
+        html.write(&args.engine, &summary, &html_entries)?;
+    }
     if args.json {
         let by_kind = MoveClass::ALL
             .iter()

@@ -12,6 +12,7 @@ pub mod magics;
 pub mod man;
 pub mod progress;
 pub mod root;
+pub mod serve;
 pub mod shards;
 pub mod stats;
 pub mod suite;

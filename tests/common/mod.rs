@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+pub mod web;
+
 use perft::Position;
 use perft::attacks::magic::Prng;
 use perft::epd::{self, EpdEntry};

@@ -1,0 +1,439 @@
+//! The JSON API of `perft serve`: `/api/divide`, `/api/diff`, `/api/progress`, `/api/cancel`
+//! and `/api/info`. One count runs at a time; a new divide or diff cancels the one running.
+
+use super::Settings;
+use super::http::clip;
+use crate::cli::common::build_position;
+use crate::cli::diff::FailureJson;
+use perft::diff::{Outcome, Stopped, find_divergence_watched};
+use perft::engine::Engine;
+use perft::perft::{Cancelled, Counting, Options, Watch, divide_watched};
+use perft::{Nodes, Position, Sliders};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Instant;
+
+/// An HTTP answer: status, content type and body.
+pub(super) struct Answer {
+    pub(super) status: u16,
+    pub(super) content_type: &'static str,
+    pub(super) body: Vec<u8>,
+}
+
+impl Answer {
+    pub(super) fn file(content_type: &'static str, text: &'static str) -> Answer {
+        Answer {
+            status: 200,
+            content_type,
+            body: text.as_bytes().to_vec(),
+        }
+    }
+
+    fn json(status: u16, value: &impl Serialize) -> Answer {
+        match serde_json::to_vec(value) {
+            Ok(body) => Answer {
+                status,
+                content_type: "application/json",
+                body,
+            },
+            Err(e) => Answer::error(500, &format!("the answer could not be written: {e}")),
+        }
+    }
+
+    /// `{"error": message}` with `status`.
+    pub(super) fn error(status: u16, message: &str) -> Answer {
+        #[derive(Serialize)]
+        struct Error<'a> {
+            error: &'a str,
+        }
+        let body = serde_json::to_vec(&Error { error: message }).unwrap_or_default();
+        Answer {
+            status,
+            content_type: "application/json",
+            body,
+        }
+    }
+}
+
+/// A count running (or the last one run): what it is, how far it has got, and its cancel.
+struct Job {
+    kind: &'static str,
+    watch: Watch,
+    /// What the count is doing now, for the page ("our divide at depth 5 after e2e4").
+    stage: Mutex<String>,
+    started: Instant,
+}
+
+/// The server's state: its settings, the engine, and the one count at a time.
+pub(super) struct State {
+    settings: Settings,
+    engine: Option<Mutex<Engine>>,
+    /// Held for the whole of a count: counts run one at a time.
+    turn: Mutex<()>,
+    /// The count running, for progress and cancel, and the number of the newest request.
+    running: Mutex<(Option<Arc<Job>>, u64)>,
+    served: AtomicU64,
+}
+
+/// Locks `m` even if a thread panicked while holding it (what it guards stays consistent).
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl State {
+    pub(super) fn new(settings: Settings, engine: Option<Engine>) -> State {
+        State {
+            settings,
+            engine: engine.map(Mutex::new),
+            turn: Mutex::new(()),
+            running: Mutex::new((None, 0)),
+            served: AtomicU64::new(0),
+        }
+    }
+
+    pub(super) fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// Cancels the count running and waits for its turn; `None` if a newer request came in
+    /// meanwhile (it has cancelled this one).
+    fn take_turn(&self, kind: &'static str) -> Option<(MutexGuard<'_, ()>, Arc<Job>)> {
+        let ticket = {
+            let mut running = lock(&self.running);
+            if let Some(job) = &running.0 {
+                job.watch.cancel();
+            }
+            running.1 += 1;
+            running.1
+        };
+        let turn = lock(&self.turn);
+        let mut running = lock(&self.running);
+        if running.1 != ticket {
+            return None;
+        }
+        let job = Arc::new(Job {
+            kind,
+            watch: Watch::new(),
+            stage: Mutex::new(String::new()),
+            started: Instant::now(),
+        });
+        running.0 = Some(Arc::clone(&job));
+        self.served.fetch_add(1, Ordering::Relaxed);
+        Some((turn, job))
+    }
+}
+
+fn superseded() -> Answer {
+    Answer::error(409, "cancelled: a newer request replaced this count")
+}
+
+/// What a divide or diff request asks: the position, the moves played from it, the depth.
+struct Query {
+    fen: String,
+    chess960: bool,
+    moves: Vec<String>,
+    depth: u32,
+}
+
+impl Query {
+    /// Parses `fen`, `moves` (UCI, separated by `+` or spaces), `depth` and `chess960`
+    /// (`1`/`true`/`0`/`false`); every other name, a repeated name or a missing depth is an error.
+    fn parse(query: &str, max_depth: u32) -> Result<(Query, Position), String> {
+        let mut fields: BTreeMap<String, String> = BTreeMap::new();
+        for (k, v) in form_urlencoded::parse(query.as_bytes()) {
+            if !matches!(&*k, "fen" | "moves" | "depth" | "chess960") {
+                return Err(format!("unknown parameter '{}'", clip(&k)));
+            }
+            if fields.insert(k.to_string(), v.to_string()).is_some() {
+                return Err(format!("parameter '{k}' given twice"));
+            }
+        }
+        let depth = match fields.get("depth") {
+            None => return Err("missing parameter 'depth'".to_string()),
+            Some(d) => d
+                .trim()
+                .parse::<u32>()
+                .ok()
+                .filter(|&d| d >= 1)
+                .ok_or_else(|| format!("depth '{}' is not a whole number from 1", clip(d)))?,
+        };
+        if depth > max_depth {
+            return Err(format!(
+                "depth {depth} is deeper than this server's --max-depth {max_depth}"
+            ));
+        }
+        let chess960 = match fields.get("chess960").map(|s| s.as_str()) {
+            None | Some("0" | "false" | "") => false,
+            Some("1" | "true") => true,
+            Some(other) => {
+                return Err(format!("chess960 '{}' is not 1 or 0", clip(other)));
+            }
+        };
+        let fen = fields
+            .get("fen")
+            .map(|f| f.trim().to_string())
+            .filter(|f| !f.is_empty())
+            .unwrap_or_else(|| perft::position::STARTPOS.to_string());
+        let moves: Vec<String> = fields
+            .get("moves")
+            .map(|m| m.split_ascii_whitespace().map(String::from).collect())
+            .unwrap_or_default();
+        let refs: Vec<&str> = moves.iter().map(String::as_str).collect();
+        let pos = build_position(Some(&fen), chess960, &refs).map_err(|e| format!("{e:#}"))?;
+        // The FEN as we print it (six fields, the castling notation kept) for the engine.
+        let fen = Position::from_fen_with(&fen, chess960)
+            .map(|p| p.to_fen())
+            .map_err(|e| e.to_string())?;
+        Ok((
+            Query {
+                fen,
+                chess960,
+                moves,
+                depth,
+            },
+            pos,
+        ))
+    }
+}
+
+#[derive(Serialize)]
+struct DivideJson {
+    /// The position divided (after the moves).
+    fen: String,
+    /// The position the moves start from, and the moves.
+    root: String,
+    played: Vec<String>,
+    chess960: bool,
+    depth: u32,
+    in_check: bool,
+    total: Nodes,
+    moves: Vec<RowJson>,
+    seconds: f64,
+    mnps: f64,
+    engine_name: Option<String>,
+    engine_total: Option<Nodes>,
+    engine_error: Option<String>,
+}
+
+#[derive(Serialize)]
+struct RowJson {
+    #[serde(rename = "move")]
+    mv: String,
+    /// Ours; null for a move only the engine lists.
+    nodes: Option<Nodes>,
+    /// The engine's; null without an engine, or for a move it does not list.
+    engine: Option<Nodes>,
+}
+
+/// `GET /api/divide`: our divide of the position (and the engine's, if there is one).
+pub(super) fn divide<S: Sliders>(state: &State, query: &str) -> Answer {
+    let (q, pos) = match Query::parse(query, state.settings.max_depth) {
+        Ok(q) => q,
+        Err(e) => return Answer::error(400, &e),
+    };
+    let Some((_turn, job)) = state.take_turn("divide") else {
+        return superseded();
+    };
+    *lock(&job.stage) = format!("our divide at depth {}", q.depth);
+    let opts = Options {
+        threads: state.settings.threads,
+        ..Options::single(Counting::Bulk)
+    };
+    let ours = match divide_watched::<S>(&pos, q.depth, opts, &job.watch) {
+        Ok(lines) => lines,
+        Err(Cancelled) => return superseded(),
+    };
+    let seconds = job.started.elapsed().as_secs_f64();
+    let mut rows: BTreeMap<String, RowJson> = ours
+        .into_iter()
+        .map(|(mv, n)| {
+            let name = mv.to_uci(pos.is_chess960());
+            let row = RowJson {
+                mv: name.clone(),
+                nodes: Some(n),
+                engine: None,
+            };
+            (name, row)
+        })
+        .collect();
+    let total: Nodes = rows.values().filter_map(|r| r.nodes).sum();
+    let (mut engine_total, mut engine_error) = (None, None);
+    if let Some(engine) = &state.engine {
+        *lock(&job.stage) = format!("the engine's divide at depth {}", q.depth);
+        match lock(engine).divide(&q.fen, q.chess960, &q.moves, q.depth) {
+            Ok(theirs) => {
+                for (mv, n) in theirs.moves {
+                    rows.entry(mv.clone())
+                        .or_insert(RowJson {
+                            mv,
+                            nodes: None,
+                            engine: None,
+                        })
+                        .engine = Some(n);
+                }
+                engine_total = Some(theirs.total);
+            }
+            Err(e) => engine_error = Some(e.to_string()),
+        }
+        if job.watch.is_cancelled() {
+            return superseded();
+        }
+    }
+    let mnps = if seconds > 0.0 {
+        total.to_f64() / seconds / 1e6
+    } else {
+        0.0
+    };
+    Answer::json(
+        200,
+        &DivideJson {
+            fen: pos.to_fen(),
+            root: q.fen,
+            played: q.moves,
+            chess960: q.chess960,
+            depth: q.depth,
+            in_check: pos.board().in_check(),
+            total,
+            moves: rows.into_values().collect(),
+            seconds,
+            mnps,
+            engine_name: state.settings.engine_name.clone(),
+            engine_total,
+            engine_error,
+        },
+    )
+}
+
+/// `GET /api/diff`: the descent of `perft diff` from the position; the failure found (the
+/// object `perft diff --json` shows), or `null` when the engine agrees.
+pub(super) fn diff(state: &State, query: &str) -> Answer {
+    let (q, _) = match Query::parse(query, state.settings.max_depth) {
+        Ok(q) => q,
+        Err(e) => return Answer::error(400, &e),
+    };
+    let Some(engine) = &state.engine else {
+        return Answer::error(
+            400,
+            "no engine to compare with: start the server with --engine CMD",
+        );
+    };
+    let Some((_turn, job)) = state.take_turn("diff") else {
+        return superseded();
+    };
+    let root = match Position::from_fen_with(&q.fen, q.chess960) {
+        Ok(root) => root,
+        Err(e) => return Answer::error(400, &e.to_string()),
+    };
+    let mut step = |moves: &[String], depth: u32| {
+        let place = if moves.is_empty() {
+            "at the root".to_string()
+        } else {
+            format!("after {}", moves.join(" "))
+        };
+        *lock(&job.stage) = format!("comparing at depth {depth} {place}");
+    };
+    let found = find_divergence_watched(
+        &mut lock(engine),
+        &root,
+        &q.moves,
+        q.depth,
+        state.settings.threads,
+        &job.watch,
+        &mut step,
+    );
+    match found {
+        Ok(report) => match report.outcome {
+            Outcome::Agree { .. } => Answer::json(200, &()),
+            _ => Answer::json(200, &FailureJson::new(q.depth, &q.fen, &report)),
+        },
+        Err(Stopped::Cancelled) => superseded(),
+        Err(Stopped::Engine(e)) => Answer::error(502, &format!("the engine failed: {e}")),
+    }
+}
+
+#[derive(Serialize)]
+struct ProgressJson {
+    running: bool,
+    kind: Option<&'static str>,
+    stage: Option<String>,
+    /// Tasks of our count done, and all of them.
+    done: usize,
+    total: usize,
+    seconds: f64,
+    cancelled: bool,
+}
+
+/// `GET /api/progress`: the count running, if any, and how far it has got.
+pub(super) fn progress(state: &State) -> Answer {
+    let job = lock(&state.running).0.clone();
+    // The turn is free when nothing runs.
+    let running = state.turn.try_lock().is_err();
+    let p = match job.filter(|_| running) {
+        Some(job) => {
+            let (done, total) = job.watch.progress();
+            ProgressJson {
+                running: true,
+                kind: Some(job.kind),
+                stage: Some(lock(&job.stage).clone()),
+                done,
+                total,
+                seconds: job.started.elapsed().as_secs_f64(),
+                cancelled: job.watch.is_cancelled(),
+            }
+        }
+        None => ProgressJson {
+            running: false,
+            kind: None,
+            stage: None,
+            done: 0,
+            total: 0,
+            seconds: 0.0,
+            cancelled: false,
+        },
+    };
+    Answer::json(200, &p)
+}
+
+/// `POST /api/cancel`: cancels the count running (if any).
+pub(super) fn cancel(state: &State) -> Answer {
+    let running = lock(&state.running);
+    // The turn is taken while a count runs.
+    let busy = state.turn.try_lock().is_err();
+    let cancelled = match &running.0 {
+        Some(job) if busy => {
+            job.watch.cancel();
+            true
+        }
+        _ => false,
+    };
+    #[derive(Serialize)]
+    struct Cancel {
+        cancelled: bool,
+    }
+    Answer::json(200, &Cancel { cancelled })
+}
+
+#[derive(Serialize)]
+struct InfoJson {
+    version: &'static str,
+    engine: Option<String>,
+    max_depth: u32,
+    threads: usize,
+    counts_served: u64,
+}
+
+/// `GET /api/info`: what the server was started with.
+pub(super) fn info(state: &State) -> Answer {
+    Answer::json(
+        200,
+        &InfoJson {
+            version: env!("CARGO_PKG_VERSION"),
+            engine: state.settings.engine_name.clone(),
+            max_depth: state.settings.max_depth,
+            threads: state.settings.threads,
+            counts_served: state.served.load(Ordering::Relaxed),
+        },
+    )
+}

@@ -1,0 +1,170 @@
+//! `perft serve`: a local web page that shows a position on a board, our divide beside an
+//! engine's, and the descent of `perft diff` to the position where the engine goes wrong; and
+//! the JSON API the page reads, which scripts may use too.
+//!
+//! Safe to leave running: it listens on the loopback address unless told otherwise, answers
+//! only requests whose `Host` names it (a page elsewhere cannot reach it through DNS rebinding)
+//! and whose `Origin`, if any, is its own; nothing a request says is ever run or opened (the
+//! engine is fixed on the command line); the depth is capped, and one count runs at a time, a
+//! new one cancelling the one running.
+
+mod api;
+mod http;
+pub mod report;
+
+use super::common::{MAX_DEPTH, SliderChoice, SliderJob, with_sliders};
+use super::diff::ProtocolArg;
+use anyhow::{Context, Result};
+use perft::Sliders;
+use perft::engine::Engine;
+use std::net::{SocketAddr, ToSocketAddrs};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// An engine to compare with (its command line, run by `sh -c`): its divide is shown beside
+    /// ours, and "find the difference" descends to where it goes wrong.
+    #[arg(long)]
+    pub engine: Option<String>,
+
+    /// How to talk to the engine (as `perft diff --protocol`).
+    #[arg(long, value_enum, default_value_t = ProtocolArg::Uci)]
+    pub protocol: ProtocolArg,
+
+    /// Seconds the engine may take over one query; then it is killed and restarted.
+    #[arg(long, default_value_t = 600.0, value_name = "SECONDS")]
+    pub timeout: f64,
+
+    /// The port to listen on; 0 lets the system choose a free one (the URL printed names it).
+    #[arg(long, default_value_t = 7474)]
+    pub port: u16,
+
+    /// The address (or host name) to listen on. Requests must name it, `localhost`,
+    /// `127.0.0.1` or `[::1]` in their `Host` header.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: String,
+
+    /// The deepest count a request may ask for, 1 to 64.
+    #[arg(long, default_value_t = 7,
+          value_parser = clap::value_parser!(u32).range(1..=MAX_DEPTH as i64))]
+    pub max_depth: u32,
+
+    /// Threads per count (default: every core).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    pub threads: Option<u16>,
+
+    /// Open the page in the desktop's browser (`xdg-open`, or `open` on macOS).
+    #[arg(long)]
+    pub open: bool,
+}
+
+/// What the server is told once, at the start.
+pub struct Settings {
+    /// The `Host` header values it answers.
+    hosts: Vec<String>,
+    max_depth: u32,
+    threads: usize,
+    /// The engine's command line, as the page shows it.
+    engine_name: Option<String>,
+}
+
+pub fn run(args: &Args) -> Result<ExitCode> {
+    let engine = match &args.engine {
+        Some(command) => {
+            let mut engine = super::diff::make_engine(command, args.protocol, args.timeout)?;
+            engine
+                .start()
+                .with_context(|| format!("the engine '{command}' did not start"))?;
+            Some(engine)
+        }
+        None => None,
+    };
+    let addr: SocketAddr = (args.host.as_str(), args.port)
+        .to_socket_addrs()
+        .with_context(|| format!("--host '{}' is not an address", args.host))?
+        .next()
+        .with_context(|| format!("--host '{}' has no address", args.host))?;
+    let server = tiny_http::Server::http(addr)
+        .map_err(|e| anyhow::anyhow!("cannot listen on {addr}: {e}"))?;
+    let port = server.server_addr().to_ip().map_or(args.port, |a| a.port());
+    let shown = if addr.ip().is_loopback() {
+        "127.0.0.1".to_string()
+    } else if args.host.contains(':') {
+        format!("[{}]", args.host)
+    } else {
+        args.host.clone()
+    };
+    let mut hosts: Vec<String> = ["localhost", "127.0.0.1", "[::1]"]
+        .iter()
+        .map(|h| format!("{h}:{port}"))
+        .collect();
+    hosts.push(format!("{shown}:{port}"));
+    let url = format!("http://{shown}:{port}/");
+    let settings = Settings {
+        hosts,
+        max_depth: args.max_depth,
+        threads: args
+            .threads
+            .map_or_else(super::common::available_threads, usize::from),
+        engine_name: args.engine.clone(),
+    };
+    println!("perft serve: {url}");
+    if let Some(e) = &args.engine {
+        println!("engine: {e}");
+    }
+    use std::io::Write;
+    std::io::stdout().flush()?;
+    if args.open {
+        open_browser(&url);
+    }
+    with_sliders(
+        SliderChoice::Auto,
+        Serve {
+            server,
+            settings,
+            engine,
+        },
+    )
+}
+
+/// The server, run with one slider implementation.
+struct Serve {
+    server: tiny_http::Server,
+    settings: Settings,
+    engine: Option<Engine>,
+}
+
+impl SliderJob for Serve {
+    fn run<S: Sliders>(self) -> Result<ExitCode> {
+        let state = Arc::new(api::State::new(self.settings, self.engine));
+        for request in self.server.incoming_requests() {
+            let state = Arc::clone(&state);
+            std::thread::spawn(move || http::answer::<S>(&state, request));
+        }
+        Ok(ExitCode::SUCCESS)
+    }
+}
+
+/// Asks the desktop to open `url`; a failure is said and otherwise ignored.
+fn open_browser(url: &str) {
+    let opener = if cfg!(target_os = "macos") {
+        "open"
+    } else {
+        "xdg-open"
+    };
+    let started = std::process::Command::new(opener)
+        .arg(url)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn();
+    match started {
+        Ok(mut child) => {
+            std::thread::spawn(move || {
+                let _ = child.wait();
+            });
+        }
+        Err(e) => eprintln!("perft serve: could not run {opener}: {e}; open {url} by hand"),
+    }
+}

@@ -1,0 +1,200 @@
+//! The page of `perft serve` in a real browser (headless Chromium over WebDriver): it loads and
+//! divides, a hovered move is drawn, a clicked move is played and divided one ply shallower, the
+//! path goes back, "find the difference" against the fake engine ends on the position where it
+//! goes wrong with the missed move drawn and listed, a bad FEN is said on the page, and the
+//! report of `perft diff --html` draws its board with no server at all.
+//!
+//! Counts asserted: the start position's perft 3 (8,902) and perft 2 after e2e4 (600): the
+//! Chess Programming Wiki's "Perft Results" page and Debian's Stockfish 15.1 (`go perft 3`).
+//!
+//! With `PERFT_SCREENSHOT=FILE`, the descent's test saves a PNG of the page at the difference
+//! (the README's picture).
+
+mod common;
+
+use common::fake_engine;
+use common::web::{Browser, Server, have_browser};
+use serde_json::json;
+
+const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+fn board_fen(b: &Browser) -> String {
+    b.js(
+        "const s = document.querySelector('#board svg'); return s ? s.dataset.fen : '';",
+        json!([]),
+    )
+    .as_str()
+    .unwrap_or_default()
+    .to_string()
+}
+
+#[test]
+fn the_page_divides_shows_a_hovered_move_and_plays_a_clicked_one() {
+    if !have_browser() {
+        return;
+    }
+    let server = Server::start(&[]);
+    let b = Browser::start();
+    b.goto(&server.url());
+    b.wait_until(
+        "return document.getElementById('total').textContent === '8,902';",
+        "the start position's divide at depth 3 is shown",
+    );
+    assert_eq!(board_fen(&b), START);
+    let rows = b.js(
+        "return document.querySelectorAll('#divide tbody tr').length;",
+        json!([]),
+    );
+    assert_eq!(rows, json!(20));
+    // 32 pieces drawn.
+    let pieces = b.js(
+        "return document.querySelectorAll('#board .piece').length;",
+        json!([]),
+    );
+    assert_eq!(pieces, json!(32));
+
+    b.hover("#divide tr[data-move='g1f3']");
+    b.wait_for(
+        "#board line.arrow[data-move='g1f3']",
+        "the hovered move drawn as an arrow",
+    );
+
+    b.click("#divide tr[data-move='e2e4']");
+    b.wait_until(
+        "return document.getElementById('total').textContent === '600';",
+        "after e2e4 the divide at depth 2",
+    );
+    assert_eq!(
+        board_fen(&b),
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+    );
+    assert_eq!(
+        b.js("return document.getElementById('depth').value;", json!([])),
+        json!("2")
+    );
+    assert!(b.text("#path").contains("e2e4"), "{}", b.text("#path"));
+    assert!(
+        b.find("#board .piece[data-square='e4'][data-piece='P']")
+            .is_some()
+    );
+
+    // Back to the start through the path.
+    b.click("#path button[data-ply='0']");
+    b.wait_until(
+        "return document.getElementById('total').textContent === '8,902';",
+        "back at the start, depth 3 again",
+    );
+    assert_eq!(board_fen(&b), START);
+}
+
+#[test]
+fn find_the_difference_draws_and_lists_the_move_the_engine_missed() {
+    if !have_browser() {
+        return;
+    }
+    // The engine named as from the project's directory, as a user would type it (the page
+    // shows it).
+    let engine = fake_engine();
+    let engine = engine
+        .strip_prefix(env!("CARGO_MANIFEST_DIR"))
+        .unwrap_or(&engine)
+        .to_str()
+        .expect("a UTF-8 path");
+    let server = Server::start(&["--engine", engine]);
+    let b = Browser::start();
+    b.goto(&server.url());
+    b.wait_until(
+        "return document.getElementById('total').textContent === '8,902';",
+        "the first divide",
+    );
+    // The engine's column is shown and agrees at depth 3 (its fault is deeper).
+    assert!(
+        b.text("#summary").contains("The engine agrees"),
+        "{}",
+        b.text("#summary")
+    );
+    b.type_into("#depth", "4");
+    b.click("#diff-button");
+    b.wait_for(
+        "#difference li.missed[data-move='b8c6']",
+        "the missed move listed",
+    );
+    b.wait_for(
+        "#board line.arrow.missed[data-move='b8c6']",
+        "the missed move drawn",
+    );
+    assert!(
+        b.text("#difference").contains("b8c6 (quiet)"),
+        "{}",
+        b.text("#difference")
+    );
+    assert_eq!(
+        board_fen(&b),
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"
+    );
+    let path = b.text("#path");
+    assert!(
+        path.contains("e2e4") && path.contains("e7e5") && path.contains("g1f3"),
+        "{path}"
+    );
+    if let Some(file) = std::env::var_os("PERFT_SCREENSHOT") {
+        std::fs::write(file, b.screenshot()).expect("the screenshot is written");
+    }
+
+    // Divide there at depth 1: the engine's row for b8c6 is empty and marked.
+    b.type_into("#depth", "1");
+    b.click("#divide-button");
+    b.wait_for(
+        "#divide tr.differs[data-move='b8c6']",
+        "the differing row marked",
+    );
+}
+
+#[test]
+fn a_bad_fen_is_said_on_the_page() {
+    if !have_browser() {
+        return;
+    }
+    let server = Server::start(&[]);
+    let b = Browser::start();
+    b.goto(&server.url());
+    b.wait_until(
+        "return document.getElementById('total').textContent === '8,902';",
+        "the first divide",
+    );
+    b.type_into("#fen", "rnbqkbnr/pppppppp/8/8 w KQkq - 0 1");
+    b.click("#divide-button");
+    b.wait_until(
+        "const e = document.getElementById('error'); return !e.hidden && e.textContent.includes('invalid FEN');",
+        "the error is shown",
+    );
+}
+
+#[test]
+fn the_html_report_draws_the_difference_without_a_server() {
+    if !have_browser() {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("perft-browser-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    let file = dir.join("report.html");
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_perft"))
+        .args(["diff", "--suite"])
+        .arg(common::data("diff.epd"))
+        .arg("--html")
+        .arg(&file)
+        .arg("--engine")
+        .arg(fake_engine())
+        .stdout(std::process::Stdio::null())
+        .status()
+        .expect("perft diff runs");
+    assert_eq!(status.code(), Some(1));
+    let b = Browser::start();
+    b.goto(&format!("file://{}", file.display()));
+    b.wait_for(
+        ".report-position line.arrow.missed[data-move='b8c6']",
+        "the missed move drawn",
+    );
+    assert!(b.find(".report-position[data-pass='true']").is_some());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,311 @@
+//! `perft serve`'s JSON API over HTTP: the divide and the descent against published counts and
+//! `perft diff`'s own answer, bad input answered with 400 and a message, the Host and Origin
+//! checks, one count at a time (a new one or a cancel stops the running one), and a page that
+//! needs nothing from the network; and the report of `perft diff --html`.
+//!
+//! Counts asserted: the start position's perft 3 (8,902), perft 2 after e2e4 (600) and perft 4
+//! divide for e2e4 (13,160), Kiwipete's perft 2 (2,039): the Chess Programming Wiki's "Perft
+//! Results" page (tests/data/standard.epd) and Stockfish's divide; the fake engine's 197,279
+//! is the published 197,281 less the two leaves it forgets: it omits b8c6 in the position after
+//! 1. e4 e5 2. Nf3, reached at depth 3 under e2e4 and, by transposition, under g1f3.
+
+mod common;
+
+use common::fake_engine;
+use common::web::{Reply, Server, request};
+use serde_json::{Value, json};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+
+fn enc(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' => (b as char).to_string(),
+            b' ' => "+".to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+fn error_of(r: &Reply) -> String {
+    r.json()["error"].as_str().unwrap_or_default().to_string()
+}
+
+fn engine_server() -> Server {
+    Server::start(&["--engine", fake_engine().to_str().expect("a UTF-8 path")])
+}
+
+#[test]
+fn divide_gives_published_counts_sorted_by_move() {
+    let s = Server::start(&[]);
+    let r = s.get("/api/divide?depth=3");
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.header("content-type"), Some("application/json"));
+    let d = r.json();
+    assert_eq!(d["total"], json!(8902));
+    assert_eq!(d["depth"], json!(3));
+    let moves = d["moves"].as_array().expect("a list of moves");
+    assert_eq!(moves.len(), 20);
+    let names: Vec<&str> = moves
+        .iter()
+        .map(|m| m["move"].as_str().unwrap_or(""))
+        .collect();
+    let mut sorted = names.clone();
+    sorted.sort();
+    assert_eq!(names, sorted);
+    let sum: u64 = moves.iter().map(|m| m["nodes"].as_u64().unwrap_or(0)).sum();
+    assert_eq!(sum, 8902);
+    assert!(moves.iter().all(|m| m["engine"].is_null()));
+    assert!(d["engine_total"].is_null());
+
+    let r = s.get("/api/divide?depth=2&moves=e2e4");
+    let d = r.json();
+    assert_eq!(d["total"], json!(600));
+    assert_eq!(
+        d["fen"],
+        json!("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1")
+    );
+    assert_eq!(d["played"], json!(["e2e4"]));
+
+    let r = s.get(&format!("/api/divide?depth=2&fen={}", enc(KIWIPETE)));
+    assert_eq!(r.json()["total"], json!(2039));
+}
+
+#[test]
+fn divide_puts_the_engines_counts_beside_ours() {
+    let s = engine_server();
+    let d = s.get("/api/divide?depth=4").json();
+    assert_eq!(d["total"], json!(197281));
+    assert_eq!(d["engine_total"], json!(197279));
+    assert!(d["engine_error"].is_null());
+    let rows = d["moves"].as_array().expect("moves");
+    let differing: Vec<&Value> = rows.iter().filter(|m| m["nodes"] != m["engine"]).collect();
+    assert_eq!(differing.len(), 2, "{differing:?}");
+    let e2e4 = rows
+        .iter()
+        .find(|m| m["move"] == "e2e4")
+        .expect("e2e4 listed");
+    assert_eq!(
+        (&e2e4["nodes"], &e2e4["engine"]),
+        (&json!(13160), &json!(13159))
+    );
+}
+
+#[test]
+fn diff_answers_the_same_failure_as_perft_diff_json() {
+    let s = engine_server();
+    let r = s.get("/api/diff?depth=4");
+    assert_eq!(r.status, 200, "{}", r.body);
+    let failure = r.json();
+    assert_eq!(failure["category"], json!("move list"));
+    assert_eq!(failure["moves"], json!(["e2e4", "e7e5", "g1f3"]));
+    assert_eq!(
+        failure["missed"],
+        json!([{"move": "b8c6", "kind": "quiet"}])
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_perft"))
+        .args(["diff", "--depth", "4", "--json", "--engine"])
+        .arg(fake_engine())
+        .output()
+        .expect("perft diff runs");
+    let cli: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(failure, cli["failure"]);
+
+    // From a position part of the way down, with the moves given.
+    let r = s.get("/api/diff?depth=3&moves=e2e4");
+    assert_eq!(r.json()["moves"], json!(["e2e4", "e7e5", "g1f3"]));
+}
+
+#[test]
+fn diff_is_null_when_the_engine_agrees() {
+    let fake = fake_engine();
+    let cmd = format!("{} --bug none", fake.display());
+    let s = Server::start(&["--engine", &cmd]);
+    let r = s.get("/api/diff?depth=3");
+    assert_eq!((r.status, r.body.as_str()), (200, "null"));
+}
+
+#[test]
+fn bad_requests_are_answered_400_naming_what_is_wrong() {
+    let s = Server::start(&["--max-depth", "5"]);
+    for (query, said) in [
+        ("depth=3&fen=xx", "invalid FEN"),
+        ("depth=3&moves=e2e5", "e2e5"),
+        ("depth=3&moves=e2e4+e2e4", "move 2"),
+        ("depth=6", "--max-depth 5"),
+        ("depth=0", "depth '0'"),
+        ("depth=x", "depth 'x'"),
+        ("", "missing parameter 'depth'"),
+        ("depth=2&colour=white", "unknown parameter 'colour'"),
+        ("depth=2&depth=3", "given twice"),
+        ("depth=2&chess960=maybe", "chess960"),
+    ] {
+        let r = s.get(&format!("/api/divide?{query}"));
+        assert_eq!(r.status, 400, "{query}: {}", r.body);
+        let e = error_of(&r);
+        assert!(e.contains(said), "{query}: {e}");
+    }
+    let r = s.get("/api/diff?depth=2");
+    assert_eq!(r.status, 400);
+    assert!(error_of(&r).contains("--engine"), "{}", r.body);
+    assert_eq!(s.get("/nothing").status, 404);
+    assert_eq!(
+        request(&s.addr, "POST", "/api/divide?depth=1", &[], "").status,
+        405
+    );
+    assert_eq!(s.get("/api/cancel").status, 405);
+}
+
+#[test]
+fn only_requests_naming_this_server_are_answered() {
+    let s = Server::start(&[]);
+    let port = s.addr.rsplit(':').next().expect("a port");
+    for host in [format!("localhost:{port}"), format!("127.0.0.1:{port}")] {
+        let r = request(&s.addr, "GET", "/api/info", &[("Host", &host)], "");
+        assert_eq!(r.status, 200, "{host}");
+    }
+    for host in [
+        "evil.example",
+        "evil.example:80",
+        "localhost",
+        "127.0.0.1:1",
+    ] {
+        let r = request(&s.addr, "GET", "/api/divide?depth=1", &[("Host", host)], "");
+        assert_eq!(r.status, 403, "{host}: {}", r.body);
+        assert!(error_of(&r).contains("host"), "{}", r.body);
+    }
+    let r = request(&s.addr, "GET", "/", &[("Host", "")], "");
+    assert_ne!(r.status, 200, "no Host header");
+    let r = request(
+        &s.addr,
+        "GET",
+        "/api/divide?depth=1",
+        &[("Origin", "http://evil.example")],
+        "",
+    );
+    assert_eq!(r.status, 403);
+    let own = format!("http://{}", s.addr);
+    let r = request(
+        &s.addr,
+        "GET",
+        "/api/divide?depth=1",
+        &[("Origin", &own)],
+        "",
+    );
+    assert_eq!(r.status, 200);
+}
+
+/// Starts a long count (Kiwipete at depth 6, billions of nodes) on another thread and waits
+/// until the server says it runs.
+fn start_long_count(s: &Server) -> std::thread::JoinHandle<Reply> {
+    let addr = s.addr.clone();
+    let path = format!("/api/divide?depth=6&fen={}", enc(KIWIPETE));
+    let long = std::thread::spawn(move || request(&addr, "GET", &path, &[], ""));
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let p = s.get("/api/progress").json();
+        if p["running"] == json!(true) && p["total"].as_u64().unwrap_or(0) > 0 {
+            assert_eq!(p["kind"], json!("divide"));
+            break;
+        }
+        assert!(Instant::now() < deadline, "the count never showed progress");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    long
+}
+
+#[test]
+fn a_cancel_stops_the_running_count() {
+    let s = Server::start(&["--max-depth", "6"]);
+    let long = start_long_count(&s);
+    let asked = Instant::now();
+    let r = request(&s.addr, "POST", "/api/cancel", &[], "");
+    assert_eq!(r.json()["cancelled"], json!(true));
+    let r = long.join().expect("the request returns");
+    assert_eq!(r.status, 409, "{}", r.body);
+    assert!(error_of(&r).contains("cancelled"));
+    assert!(
+        asked.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        asked.elapsed()
+    );
+    assert_eq!(s.get("/api/progress").json()["running"], json!(false));
+}
+
+#[test]
+fn a_new_count_cancels_the_running_one() {
+    let s = Server::start(&["--max-depth", "6"]);
+    let long = start_long_count(&s);
+    let r = s.get("/api/divide?depth=3");
+    assert_eq!(r.json()["total"], json!(8902));
+    assert_eq!(long.join().expect("returns").status, 409);
+}
+
+#[test]
+fn the_page_needs_nothing_from_the_network() {
+    let s = Server::start(&[]);
+    let page = s.get("/");
+    assert_eq!(page.status, 200);
+    assert!(
+        page.header("content-type")
+            .is_some_and(|t| t.starts_with("text/html"))
+    );
+    assert!(
+        page.header("content-security-policy")
+            .is_some_and(|c| c.contains("default-src 'self'"))
+    );
+    for path in ["/", "/app.js", "/board.js", "/style.css"] {
+        let r = s.get(path);
+        assert_eq!(r.status, 200, "{path}");
+        // The SVG namespace is a name, not an address the page asks.
+        let text = r.body.replace("http://www.w3.org/2000/svg", "");
+        assert!(
+            !text.contains("http://") && !text.contains("https://"),
+            "{path} refers to another site"
+        );
+    }
+}
+
+#[test]
+fn diff_html_writes_one_self_contained_report() {
+    let dir = std::env::temp_dir().join(format!("perft-html-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    let file = dir.join("report.html");
+    let out = Command::new(env!("CARGO_BIN_EXE_perft"))
+        .args(["diff", "--depth", "4", "--html"])
+        .arg(&file)
+        .arg("--engine")
+        .arg(fake_engine())
+        .output()
+        .expect("perft diff runs");
+    assert_eq!(out.status.code(), Some(1));
+    let html = std::fs::read_to_string(&file).expect("the report is written");
+    assert!(html.starts_with("<!doctype html>"));
+    let text = html.replace("http://www.w3.org/2000/svg", "");
+    assert!(!text.contains("http://") && !text.contains("https://"));
+    assert!(!html.contains("<script src") && !html.contains("<link"));
+    let data = html
+        .split("<script id=\"report-data\" type=\"application/json\">")
+        .nth(1)
+        .and_then(|s| s.split("</script>").next())
+        .expect("the data block");
+    let doc: Value = serde_json::from_str(data).expect("JSON data");
+    let failure = &doc["positions"][0]["failure"];
+    assert_eq!(
+        failure["missed"],
+        json!([{"move": "b8c6", "kind": "quiet"}])
+    );
+    assert_eq!(doc["positions"][0]["pass"], json!(false));
+
+    // A path that cannot be written is said before the engine runs.
+    let out = Command::new(env!("CARGO_BIN_EXE_perft"))
+        .args(["diff", "--depth", "1", "--html", "/nonexistent-dir/r.html"])
+        .args(["--engine", "true"])
+        .output()
+        .expect("perft diff runs");
+    assert_ne!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot write the report"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
