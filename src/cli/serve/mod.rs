@@ -19,7 +19,6 @@ use perft::Sliders;
 use perft::engine::Engine;
 use std::net::{SocketAddr, ToSocketAddrs};
 use std::process::ExitCode;
-use std::sync::Arc;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -128,6 +127,9 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     )
 }
 
+/// Threads answering requests.
+const HANDLERS: usize = 8;
+
 /// The server, run with one slider implementation.
 struct Serve {
     server: tiny_http::Server,
@@ -137,11 +139,19 @@ struct Serve {
 
 impl SliderJob for Serve {
     fn run<S: Sliders>(self) -> Result<ExitCode> {
-        let state = Arc::new(api::State::new(self.settings, self.engine));
-        for request in self.server.incoming_requests() {
-            let state = Arc::clone(&state);
-            std::thread::spawn(move || http::answer::<S>(&state, request));
-        }
+        let state = api::State::new(self.settings, self.engine);
+        let server = &self.server;
+        // A fixed set of threads answers: one may wait on a count while others answer the
+        // page's progress polls, and a flood of requests cannot start threads without end.
+        std::thread::scope(|scope| {
+            for _ in 0..HANDLERS {
+                scope.spawn(|| {
+                    while let Ok(request) = server.recv() {
+                        http::answer::<S>(&state, request);
+                    }
+                });
+            }
+        });
         Ok(ExitCode::SUCCESS)
     }
 }
