@@ -614,7 +614,7 @@ pub fn divide_with<S: Sliders>(
             .collect();
     }
     let tasks = split::<S>(&mut root, depth, opts.threads);
-    let done = run_tasks(pos, &tasks, opts.threads, None, |p, d| {
+    let done = run_tasks(pos, &tasks, opts.threads, &(), |p, d| {
         count::<S>(p, d, &opts)
     });
     per_root(&roots, &tasks, done)
@@ -680,7 +680,7 @@ pub fn divide_watched<S: Sliders>(
     let tasks = split::<S>(&mut root, depth, opts.threads.max(1));
     watch.done.store(0, Ordering::Relaxed);
     watch.total.store(tasks.len(), Ordering::Relaxed);
-    let done = run_tasks(pos, &tasks, opts.threads, Some(watch), |p, d| {
+    let done = run_tasks(pos, &tasks, opts.threads, watch, |p, d| {
         count::<S>(p, d, &opts)
     });
     if watch.is_cancelled() {
@@ -689,18 +689,43 @@ pub fn divide_watched<S: Sliders>(
     Ok(per_root(&roots, &tasks, done))
 }
 
+/// What follows a count split into tasks: told of each finished task, asked before each
+/// starts whether to stop. `()` follows nothing and compiles to nothing; [`Watch`] counts.
+pub(crate) trait Follow: Sync {
+    fn stopped(&self) -> bool;
+    fn finished_one(&self);
+}
+
+impl Follow for () {
+    #[inline(always)]
+    fn stopped(&self) -> bool {
+        false
+    }
+    #[inline(always)]
+    fn finished_one(&self) {}
+}
+
+impl Follow for Watch {
+    fn stopped(&self) -> bool {
+        self.is_cancelled()
+    }
+    fn finished_one(&self) {
+        self.done.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
 /// Counts every task with `count` (given the task's position and depth) on `threads` threads of
-/// the pool; the results with their task's index. With a `watch`, each finished task is counted
-/// in it, and no task starts once it is cancelled.
-pub(crate) fn run_tasks<T: Send>(
+/// the pool; the results with their task's index. `follow` is told of each finished task, and
+/// no task starts once it says stop.
+pub(crate) fn run_tasks<T: Send, F: Follow>(
     pos: &Position,
     tasks: &[Task],
     threads: usize,
-    watch: Option<&Watch>,
+    follow: &F,
     count: impl Fn(&mut Position, u32) -> T + Sync,
 ) -> Vec<(usize, T)> {
     crate::pool::run(tasks.len(), threads, |i| {
-        if watch.is_some_and(Watch::is_cancelled) {
+        if follow.stopped() {
             return ControlFlow::Break(());
         }
         let task = &tasks[i];
@@ -709,9 +734,7 @@ pub(crate) fn run_tasks<T: Send>(
             p.make(mv);
         }
         let n = count(&mut p, task.depth);
-        if let Some(w) = watch {
-            w.done.fetch_add(1, Ordering::Relaxed);
-        }
+        follow.finished_one();
         ControlFlow::Continue(n)
     })
 }

@@ -553,7 +553,7 @@ pub fn divide_stats<S: Sliders>(
             .collect();
     }
     let tasks = split::<S>(&mut root, depth, threads);
-    let done = run_tasks(pos, &tasks, threads, None, |p, d| count::<S>(p, d, table));
+    let done = run_tasks(pos, &tasks, threads, &(), |p, d| count::<S>(p, d, table));
     per_root(&roots, &tasks, done)
 }
 
