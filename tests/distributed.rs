@@ -331,13 +331,21 @@ fn the_start_position_with_statistics_and_several_threads() {
 
 #[test]
 fn work_takes_the_counting_options_of_a_count() {
-    // `--hash auto` (and `--hash` alone), the default thread count, and `--simd`: the same
-    // options as a count, each giving the published perft 5 of Kiwipete, 193,690,690 (Chess
+    // `--hash auto` (and `--hash` alone), the default thread count, `--simd`, `--no-lanes`,
+    // `--no-bulk` and the sliders: the same options as a count, each giving the published perft 5 of Kiwipete, 193,690,690 (Chess
     // Programming Wiki, "Perft Results").
     for (name, extra) in [
         ("auto", vec!["--hash", "auto"]),
         ("bare", vec!["--hash"]),
         ("none", vec!["--simd", "none", "--threads", "3"]),
+        (
+            "no-bulk",
+            vec!["--no-bulk", "--classical", "--threads", "1"],
+        ),
+        (
+            "no-lanes",
+            vec!["--no-lanes", "--sliders", "magic", "--hash", "8"],
+        ),
     ] {
         let dir = scratch(&format!("options-{name}"));
         split(&dir, KIWIPETE, 5, 2, 1);
@@ -351,6 +359,18 @@ fn work_takes_the_counting_options_of_a_count() {
         assert_eq!(code, Some(0), "{name}: {out}{err}");
         assert!(out.contains("perft 5 = 193690690\n"), "{name}: {out}");
         let _ = std::fs::remove_dir_all(&dir);
+    }
+    // Statistics have no last-ply copies and count every leaf by its move: the options that
+    // choose those are refused with --stats, naming both.
+    for extra in ["--simd=avx2", "--no-lanes", "--no-bulk"] {
+        let o = perft(&["work", "x.jobs", "--stats", extra]);
+        assert_eq!(o.status.code(), Some(2), "{extra}");
+        let flag = extra.split('=').next().unwrap_or(extra);
+        assert!(
+            text(&o.stderr).contains(flag),
+            "{extra}: {}",
+            text(&o.stderr)
+        );
     }
     let o = perft(&["work", "x.jobs", "--hash", "lots"]);
     assert_eq!(o.status.code(), Some(2));

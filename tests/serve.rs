@@ -74,6 +74,22 @@ fn divide_gives_published_counts_sorted_by_move() {
 }
 
 #[test]
+fn the_counting_options_of_a_count_apply_to_the_page_too() {
+    // One thread, a table kept between requests (the second divide is answered through it),
+    // the ray-scan sliders, and no bulk counting: the same published 8,902 every time.
+    let s = Server::start(&["--threads", "1", "--hash", "16", "--classical", "--no-bulk"]);
+    for _ in 0..2 {
+        assert_eq!(s.get("/api/divide?depth=3").json()["total"], json!(8902));
+    }
+    assert_eq!(s.get("/api/info").json()["threads"], json!(1));
+    let out = Command::new(env!("CARGO_BIN_EXE_perft"))
+        .args(["serve", "--port", "0", "--simd", "sideways"])
+        .output()
+        .expect("perft serve runs");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
 fn divide_puts_the_engines_counts_beside_ours() {
     let s = engine_server();
     let d = s.get("/api/divide?depth=4").json();

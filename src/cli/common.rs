@@ -26,6 +26,19 @@ pub struct Common {
     #[arg(long, num_args = 1.., value_name = "MOVE", conflicts_with = "suite")]
     pub moves: Vec<String>,
 
+    #[command(flatten)]
+    pub count: CountArgs,
+
+    /// Chess960 castling rules (`KQkq` read as X-FEN, castling printed as king takes rook).
+    /// Shredder-FEN castling letters (rook files) select them by themselves.
+    #[arg(long)]
+    pub chess960: bool,
+}
+
+/// How a count is made: the same options, with the same meaning and defaults, for every
+/// command that counts (the count, suites, statistics, `perft work`, `perft serve`).
+#[derive(clap::Args, Debug)]
+pub struct CountArgs {
     /// Make every move down to depth 0 instead of counting the last ply's moves.
     #[arg(long)]
     pub no_bulk: bool,
@@ -51,8 +64,9 @@ pub struct Common {
     #[arg(long, conflicts_with = "simd")]
     pub no_lanes: bool,
 
-    /// Worker threads [default: every available core]. The tree is split at the root moves, and
-    /// deeper when there are few or each would take long, so that all threads stay busy to the end.
+    /// Worker threads [default: every available core]. A count is split into tasks (at the root
+    /// moves, deeper when there are few or each would take long) that the threads share to the
+    /// end; `perft work` counts that many jobs at once.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,
 
@@ -64,11 +78,6 @@ pub struct Common {
     #[arg(long, default_value = "0", value_name = "MB|auto", num_args = 0..=1,
           default_missing_value = "auto", value_parser = parse_hash)]
     pub hash: HashSize,
-
-    /// Chess960 castling rules (`KQkq` read as X-FEN, castling printed as king takes rook).
-    /// Shredder-FEN castling letters (rook files) select them by themselves.
-    #[arg(long)]
-    pub chess960: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -133,7 +142,7 @@ pub fn parse_hash(s: &str) -> Result<HashSize, String> {
     }
 }
 
-impl Common {
+impl CountArgs {
     pub fn counting(&self) -> Counting {
         if self.no_bulk {
             Counting::NoBulk
@@ -160,22 +169,12 @@ impl Common {
         }
     }
 
-    /// The transposition table of [`Common::hash_mb`], built once, if one is asked for.
+    /// The transposition table of [`CountArgs::hash_mb`], built once, if one is asked for.
     pub fn table(&self, leaves: impl FnOnce() -> f64, depth: u32) -> Result<Option<Table>> {
         match self.hash_mb(leaves, depth) {
             0 => Ok(None),
             mb => Ok(Some(Table::with_threads(mb, self.threads())?)),
         }
-    }
-
-    /// `--moves`, each argument split at white space (`--moves "e2e4 e7e5"` works too).
-    pub fn move_list(&self) -> Vec<&str> {
-        move_list(&self.moves)
-    }
-
-    /// The position to count: `--fen` (default: the start position), then `--moves`.
-    pub fn position(&self) -> Result<Position> {
-        build_position(self.fen.as_deref(), self.chess960, &self.move_list())
     }
 
     /// The slider implementation asked for.
@@ -185,6 +184,18 @@ impl Common {
         } else {
             self.sliders
         }
+    }
+}
+
+impl Common {
+    /// `--moves`, each argument split at white space (`--moves "e2e4 e7e5"` works too).
+    pub fn move_list(&self) -> Vec<&str> {
+        move_list(&self.moves)
+    }
+
+    /// The position to count: `--fen` (default: the start position), then `--moves`.
+    pub fn position(&self) -> Result<Position> {
+        build_position(self.fen.as_deref(), self.chess960, &self.move_list())
     }
 }
 

@@ -65,11 +65,13 @@ pub struct Count<'a> {
 impl SliderJob for Count<'_> {
     fn run<S: Sliders>(self) -> Result<ExitCode> {
         let (common, depth) = (self.common, self.args.depth());
-        let counting = common.counting();
-        let table = common.table(|| estimate_leaves::<S>(&self.pos, depth), depth)?;
+        let counting = common.count.counting();
+        let table = common
+            .count
+            .table(|| estimate_leaves::<S>(&self.pos, depth), depth)?;
         let opts = Options {
             counting,
-            threads: common.threads(),
+            threads: common.count.threads(),
             table: table.as_ref(),
             simd: self.simd,
         };
@@ -122,7 +124,7 @@ pub fn run_perftree(tree: &TreeArgs, common: &Common, depth: u32, simd: Simd) ->
     }
     let opts = Options {
         simd,
-        ..Options::single(common.counting())
+        ..Options::single(common.count.counting())
     };
     let lines = divide_uci::<Magic>(&pos, depth, opts);
     for (mv, n) in &lines {

@@ -23,16 +23,19 @@ pub fn run(r: Root<'_>) -> Result<ExitCode> {
     let common = r.common;
     r.suite.check_limits_need_a_suite()?;
     // The last ply's code, checked against the CPU before any work.
-    let simd = common.simd()?;
+    let simd = common.count.simd()?;
     if let Some(depth) = r.tree.tree_depth {
         return count::run_perftree(r.tree, common, depth, simd);
     }
     if r.magics.magics {
         return magics::run(r.magics);
     }
-    let counting = common.counting();
+    let counting = common.count.counting();
     if r.bench.bench {
-        return with_sliders(common.slider_choice(), bench::Bench { counting, simd });
+        return with_sliders(
+            common.count.slider_choice(),
+            bench::Bench { counting, simd },
+        );
     }
     if let Some(path) = &r.suite.suite {
         if r.compare.compare {
@@ -46,7 +49,7 @@ pub fn run(r: Root<'_>) -> Result<ExitCode> {
             path,
             simd,
         };
-        return with_sliders(common.slider_choice(), job);
+        return with_sliders(common.count.slider_choice(), job);
     }
     if r.suite.json && !r.count.stats {
         anyhow::bail!("--json goes with --suite or --stats");
@@ -60,7 +63,7 @@ pub fn run(r: Root<'_>) -> Result<ExitCode> {
             divide: r.count.divide,
             json: r.suite.json,
         };
-        return with_sliders(common.slider_choice(), job);
+        return with_sliders(common.count.slider_choice(), job);
     }
     if r.compare.compare {
         let work = [Work {
@@ -76,5 +79,5 @@ pub fn run(r: Root<'_>) -> Result<ExitCode> {
         pos,
         simd,
     };
-    with_sliders(common.slider_choice(), job)
+    with_sliders(common.count.slider_choice(), job)
 }

@@ -2,8 +2,8 @@
 //! by the batch engines people already run (GNU parallel, Slurm, xargs).
 
 use super::common::{
-    HashSize, MAX_DEPTH, SimdChoice, SliderChoice, SliderJob, build_position, move_list,
-    parse_hash, plural, with_sliders,
+    CountArgs, HashSize, MAX_DEPTH, SliderChoice, SliderJob, build_position, move_list, plural,
+    with_sliders,
 };
 use anyhow::{Result, bail};
 use perft::perft::estimate_leaves;
@@ -59,29 +59,14 @@ pub struct WorkArgs {
     #[arg(value_name = "SHARD")]
     pub shard: PathBuf,
 
-    /// Jobs counted at once, each on one thread [default: every available core].
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
-    pub threads: Option<u32>,
-
-    /// Transposition table of this many MiB shared by the shard's jobs (0: none, the default),
-    /// or `auto` (also `--hash` alone): sized for the jobs left from the memory available.
-    #[arg(long, default_value = "0", value_name = "MB|auto", num_args = 0..=1,
-          default_missing_value = "auto", value_parser = parse_hash)]
-    pub hash: HashSize,
-
     /// Count the leaf statistics (captures, checks, mates...) too.
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["simd", "no_lanes", "no_bulk"])]
     pub stats: bool,
 
-    /// Slider attack implementation [default: auto, the fastest on this CPU].
-    #[arg(long, value_enum, default_value_t = SliderChoice::Auto, hide_default_value = true)]
-    pub sliders: SliderChoice,
-
-    /// The last ply's code of plain counts, as for a count: `auto` (default, the widest this
-    /// CPU runs), `avx512`, `avx2` or `none`.
-    #[arg(long, value_enum, default_value_t = SimdChoice::Auto, hide_default_value = true,
-          conflicts_with = "stats")]
-    pub simd: SimdChoice,
+    /// How the jobs are counted, as for any count. `--hash auto` sizes the table for the jobs
+    /// left in the shard.
+    #[command(flatten)]
+    pub count: CountArgs,
 }
 
 #[derive(clap::Args, Debug)]
@@ -170,7 +155,7 @@ struct Work<'a> {
 }
 
 pub fn work(args: &WorkArgs) -> Result<ExitCode> {
-    let simd = args.simd.resolve(false)?;
+    let simd = args.count.simd()?;
     let shard = shards::read_shard(&args.shard)?;
     let existing = shards::read_results(&shard)?;
     // A finished shard returns at once, before a table is mapped (which takes seconds per GiB).
@@ -188,16 +173,14 @@ pub fn work(args: &WorkArgs) -> Result<ExitCode> {
         existing,
         simd,
     };
-    with_sliders(args.sliders, job)
+    with_sliders(args.count.slider_choice(), job)
 }
 
 impl SliderJob for Work<'_> {
     fn run<S: Sliders>(self) -> Result<ExitCode> {
         let (args, shard) = (self.args, &self.shard);
-        let threads = args
-            .threads
-            .map_or_else(super::common::available_threads, |n| n as usize);
-        let mb = match args.hash {
+        let threads = args.count.threads();
+        let mb = match args.count.hash {
             HashSize::Mb(mb) => mb as usize,
             HashSize::Auto => auto_mb::<S>(shard, &self.existing),
         };
@@ -210,6 +193,7 @@ impl SliderJob for Work<'_> {
             (mb, true) => Some(StatsTable::new(mb)?),
         };
         let opts = WorkOptions {
+            counting: args.count.counting(),
             threads,
             table: table.as_ref(),
             simd: self.simd,

@@ -83,9 +83,10 @@ pub struct StatsJob<'a> {
 
 impl SliderJob for StatsJob<'_> {
     fn run<S: Sliders>(self) -> Result<ExitCode> {
-        let threads = self.common.threads();
+        let threads = self.common.count.threads();
         let mb = self
             .common
+            .count
             .hash_mb(|| estimate_leaves::<S>(&self.pos, self.depth), self.depth);
         let table = match mb {
             0 => None,

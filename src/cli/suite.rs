@@ -288,7 +288,7 @@ pub struct Suite<'a> {
 impl SliderJob for Suite<'_> {
     fn run<S: Sliders>(self) -> Result<ExitCode> {
         let (common, args, path) = (self.common, self.args, self.path);
-        let counting = common.counting();
+        let counting = common.count.counting();
         let limits = args.limits();
         let input = Input::open(path)?;
         // `--hash auto`: sized for the largest count the limits allow, at the depth where a
@@ -299,10 +299,10 @@ impl SliderJob for Suite<'_> {
             .ceil()
             .max(3.0)
             .min(limits.max_depth as f64);
-        let table = common.table(|| leaves, depth as u32)?;
+        let table = common.count.table(|| leaves, depth as u32)?;
         let opts = Options {
             counting,
-            threads: common.threads(),
+            threads: common.count.threads(),
             table: table.as_ref(),
             simd: self.simd,
         };

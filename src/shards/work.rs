@@ -29,6 +29,8 @@ pub struct WorkSummary {
 /// How to count a shard's jobs.
 #[derive(Clone, Copy)]
 pub struct WorkOptions<'a> {
+    /// How plain counts count the last ply.
+    pub counting: Counting,
     pub threads: usize,
     pub table: Option<&'a Table>,
     /// The last ply's code of plain counts.
@@ -99,7 +101,7 @@ pub fn work<S: Sliders>(
             }
             None => {
                 let o = Options {
-                    counting: Counting::Bulk,
+                    counting: opts.counting,
                     threads: 1,
                     table: opts.table,
                     simd: opts.simd,

@@ -7,7 +7,8 @@ use crate::cli::common::build_position;
 use crate::cli::diff::FailureJson;
 use perft::diff::{Outcome, Stopped, find_divergence_watched};
 use perft::engine::Engine;
-use perft::perft::{Cancelled, Counting, Options, Watch, divide_watched};
+use perft::perft::{Cancelled, Options, Watch, divide_watched};
+use perft::tt::Table;
 use perft::{Nodes, Position, Sliders};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -69,6 +70,8 @@ struct Job {
 /// The server's state: its settings, the engine, and the one count at a time.
 pub(super) struct State {
     settings: Settings,
+    /// `--hash`'s table, kept from one count to the next.
+    table: Option<Table>,
     engine: Option<Mutex<Engine>>,
     /// Held for the whole of a count: counts run one at a time.
     turn: Mutex<()>,
@@ -83,9 +86,10 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl State {
-    pub(super) fn new(settings: Settings, engine: Option<Engine>) -> State {
+    pub(super) fn new(settings: Settings, engine: Option<Engine>, table: Option<Table>) -> State {
         State {
             settings,
+            table,
             engine: engine.map(Mutex::new),
             turn: Mutex::new(()),
             running: Mutex::new((None, 0)),
@@ -238,8 +242,10 @@ pub(super) fn divide<S: Sliders>(state: &State, query: &str) -> Answer {
     };
     *lock(&job.stage) = format!("our divide at depth {}", q.depth);
     let opts = Options {
+        counting: state.settings.counting,
         threads: state.settings.threads,
-        ..Options::single(Counting::Bulk)
+        table: state.table.as_ref(),
+        simd: state.settings.simd,
     };
     let ours = match divide_watched::<S>(&pos, q.depth, opts, &job.watch) {
         Ok(lines) => lines,

@@ -12,11 +12,13 @@ mod api;
 mod http;
 pub mod report;
 
-use super::common::{MAX_DEPTH, SliderChoice, SliderJob, with_sliders};
+use super::common::{CountArgs, MAX_DEPTH, SliderJob, with_sliders};
 use super::diff::ProtocolArg;
 use anyhow::{Context, Result};
-use perft::Sliders;
+use perft::cpu::Simd;
 use perft::engine::Engine;
+use perft::perft::{Counting, estimate_leaves};
+use perft::{Position, Sliders};
 use std::net::{SocketAddr, ToSocketAddrs};
 use std::process::ExitCode;
 
@@ -49,9 +51,10 @@ pub struct Args {
           value_parser = clap::value_parser!(u32).range(1..=MAX_DEPTH as i64))]
     pub max_depth: u32,
 
-    /// Threads per count (default: every core).
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
-    pub threads: Option<u16>,
+    /// How our divides are counted, as for any count. A table (`--hash`) is kept from one
+    /// request to the next; `auto` sizes it for the start position at `--max-depth`.
+    #[command(flatten)]
+    pub count: CountArgs,
 
     /// Open the page in the desktop's browser (`xdg-open`, or `open` on macOS).
     #[arg(long)]
@@ -64,11 +67,15 @@ pub struct Settings {
     hosts: Vec<String>,
     max_depth: u32,
     threads: usize,
+    counting: Counting,
+    simd: Simd,
     /// The engine's command line, as the page shows it.
     engine_name: Option<String>,
 }
 
 pub fn run(args: &Args) -> Result<ExitCode> {
+    // The counting options are checked before anything starts.
+    let simd = args.count.simd()?;
     let engine = match &args.engine {
         Some(command) => {
             let mut engine = super::diff::make_engine(command, args.protocol, args.timeout)?;
@@ -103,9 +110,9 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     let settings = Settings {
         hosts,
         max_depth: args.max_depth,
-        threads: args
-            .threads
-            .map_or_else(super::common::available_threads, usize::from),
+        threads: args.count.threads(),
+        counting: args.count.counting(),
+        simd,
         engine_name: args.engine.clone(),
     };
     println!("perft serve: {url}");
@@ -118,11 +125,12 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         open_browser(&url);
     }
     with_sliders(
-        SliderChoice::Auto,
+        args.count.slider_choice(),
         Serve {
             server,
             settings,
             engine,
+            args,
         },
     )
 }
@@ -131,15 +139,21 @@ pub fn run(args: &Args) -> Result<ExitCode> {
 const HANDLERS: usize = 8;
 
 /// The server, run with one slider implementation.
-struct Serve {
+struct Serve<'a> {
     server: tiny_http::Server,
     settings: Settings,
     engine: Option<Engine>,
+    args: &'a Args,
 }
 
-impl SliderJob for Serve {
+impl SliderJob for Serve<'_> {
     fn run<S: Sliders>(self) -> Result<ExitCode> {
-        let state = api::State::new(self.settings, self.engine);
+        let depth = self.settings.max_depth;
+        let table = self
+            .args
+            .count
+            .table(|| estimate_leaves::<S>(&Position::startpos(), depth), depth)?;
+        let state = api::State::new(self.settings, self.engine, table);
         let server = &self.server;
         // A fixed set of threads answers: one may wait on a count while others answer the
         // page's progress polls, and a flood of requests cannot start threads without end.
