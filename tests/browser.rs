@@ -198,3 +198,35 @@ fn the_html_report_draws_the_difference_without_a_server() {
     assert!(b.find(".report-position[data-pass='true']").is_some());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_long_count_shows_progress_and_the_cancel_button_stops_it() {
+    if !have_browser() {
+        return;
+    }
+    let server = Server::start(&["--max-depth", "6"]);
+    let b = Browser::start();
+    b.goto(&server.url());
+    b.wait_until(
+        "return document.getElementById('total').textContent === '8,902';",
+        "the first divide",
+    );
+    // Kiwipete at depth 6: eight billion nodes, seconds of work even on every core.
+    b.type_into(
+        "#fen",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    );
+    b.type_into("#depth", "6");
+    b.click("#divide-button");
+    b.wait_until(
+        "return !document.getElementById('progress').hidden;",
+        "the progress bar shows",
+    );
+    b.click("#cancel-button");
+    b.wait_until(
+        "return document.getElementById('status').textContent === 'Cancelled.';",
+        "the count is said to be cancelled",
+    );
+    // The board shows the position asked for; the last divide shown is still the start's.
+    assert_eq!(b.text("#total"), "8,902");
+}

@@ -61,8 +61,9 @@
       } catch (e) {
         throw new Error("The server did not answer (is perft serve still running?)");
       }
-      const body = await response.json().catch(() => ({ error: "an unreadable answer" }));
+      const body = exactJson(await response.text());
       if (mine !== state.request) return null;
+      if (body === undefined) throw new Error("The server's answer could not be read (HTTP " + response.status + ")");
       if (response.status === 409) {
         setStatus("Cancelled.");
         return null;
@@ -79,8 +80,23 @@
     }
   }
 
+  // JSON with every integer of 16 digits or more read as a string: counts are exact at any
+  // size, and a JavaScript number is not past 2^53. `undefined` if it is not JSON.
+  function exactJson(text) {
+    try {
+      // Strings and numbers are matched whole, so only long integers outside strings are
+      // quoted (not the digits of a string or of a fraction).
+      return JSON.parse(text.replace(/"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g,
+        (m) => (/^\d{16,}$/.test(m) ? '"' + m + '"' : m)));
+    } catch (_) {
+      return undefined;
+    }
+  }
+
+  // A count with thousands separators (a number, or the digits of an exact one).
   function fmt(n) {
-    return n === null || n === undefined ? "" : Number(n).toLocaleString("en-US");
+    if (n === null || n === undefined) return "";
+    return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
   }
 
   function drawBoard(fen, arrows, inCheck) {
