@@ -90,6 +90,19 @@ fn the_counting_options_of_a_count_apply_to_the_page_too() {
 }
 
 #[test]
+fn an_address_no_request_could_name_is_refused() {
+    for host in ["0.0.0.0", "::", "no such host.invalid"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_perft"))
+            .args(["serve", "--port", "0", "--host", host])
+            .output()
+            .expect("perft serve runs");
+        assert_ne!(out.status.code(), Some(0), "{host}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("--host"), "{host}: {err}");
+    }
+}
+
+#[test]
 fn divide_puts_the_engines_counts_beside_ours() {
     let s = engine_server();
     let d = s.get("/api/divide?depth=4").json();

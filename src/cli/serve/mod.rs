@@ -91,6 +91,13 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         .with_context(|| format!("--host '{}' is not an address", args.host))?
         .next()
         .with_context(|| format!("--host '{}' has no address", args.host))?;
+    if addr.ip().is_unspecified() {
+        anyhow::bail!(
+            "--host {} listens on every address, but requests are answered only when their Host \
+             header names the server: give the name or address clients will use instead",
+            args.host
+        );
+    }
     let server = tiny_http::Server::http(addr)
         .map_err(|e| anyhow::anyhow!("cannot listen on {addr}: {e}"))?;
     let port = server.server_addr().to_ip().map_or(args.port, |a| a.port());
