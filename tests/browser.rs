@@ -28,18 +28,25 @@ fn board_fen(b: &Browser) -> String {
     .to_string()
 }
 
-#[test]
-fn the_page_divides_shows_a_hovered_move_and_plays_a_clicked_one() {
-    if !have_browser() {
-        return;
-    }
-    let server = Server::start(&[]);
+/// The page of a server started with `args`, in a fresh browser, once its first divide (the
+/// start position at depth 3: 8,902) is shown.
+fn open_page(args: &[&str]) -> (Server, Browser) {
+    let server = Server::start(args);
     let b = Browser::start();
     b.goto(&server.url());
     b.wait_until(
         "return document.getElementById('total').textContent === '8,902';",
         "the start position's divide at depth 3 is shown",
     );
+    (server, b)
+}
+
+#[test]
+fn the_page_divides_shows_a_hovered_move_and_plays_a_clicked_one() {
+    if !have_browser() {
+        return;
+    }
+    let (_server, b) = open_page(&[]);
     assert_eq!(board_fen(&b), START);
     let rows = b.js(
         "return document.querySelectorAll('#divide tbody tr').length;",
@@ -100,13 +107,7 @@ fn find_the_difference_draws_and_lists_the_move_the_engine_missed() {
         .unwrap_or(&engine)
         .to_str()
         .expect("a UTF-8 path");
-    let server = Server::start(&["--engine", engine]);
-    let b = Browser::start();
-    b.goto(&server.url());
-    b.wait_until(
-        "return document.getElementById('total').textContent === '8,902';",
-        "the first divide",
-    );
+    let (_server, b) = open_page(&["--engine", engine]);
     // The engine's column is shown and agrees at depth 3 (its fault is deeper).
     assert!(
         b.text("#summary").contains("The engine agrees"),
@@ -155,13 +156,7 @@ fn a_bad_fen_is_said_on_the_page() {
     if !have_browser() {
         return;
     }
-    let server = Server::start(&[]);
-    let b = Browser::start();
-    b.goto(&server.url());
-    b.wait_until(
-        "return document.getElementById('total').textContent === '8,902';",
-        "the first divide",
-    );
+    let (_server, b) = open_page(&[]);
     b.type_into("#fen", "rnbqkbnr/pppppppp/8/8 w KQkq - 0 1");
     b.click("#divide-button");
     b.wait_until(
@@ -204,13 +199,7 @@ fn a_long_count_shows_progress_and_the_cancel_button_stops_it() {
     if !have_browser() {
         return;
     }
-    let server = Server::start(&["--max-depth", "6"]);
-    let b = Browser::start();
-    b.goto(&server.url());
-    b.wait_until(
-        "return document.getElementById('total').textContent === '8,902';",
-        "the first divide",
-    );
+    let (_server, b) = open_page(&["--max-depth", "6"]);
     // Kiwipete at depth 6: eight billion nodes, seconds of work even on every core.
     b.type_into(
         "#fen",
