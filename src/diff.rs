@@ -11,7 +11,7 @@ use crate::attacks::Magic;
 use crate::engine::{Divide, Engine, EngineError};
 use crate::epd::EpdEntry;
 use crate::nodes::Nodes;
-use crate::perft::{Cancelled, Counting, Options, Watch, divide_watched, divide_with};
+use crate::perft::{Cancelled, Counting, Options, Watch, divide_watched};
 use crate::position::Position;
 use crate::suite::{Limits, SkipReason};
 use crate::types::{Color, Move, PieceKind, Square};
@@ -238,22 +238,18 @@ pub struct Report {
     pub outcome: Outcome,
 }
 
-/// Our divide of `pos`: UCI name to (move, count).
+/// Our divide of `pos` on `threads` threads, which `watch` follows: UCI name to (move, count).
 fn our_divide(
     pos: &Position,
     depth: u32,
     threads: usize,
-    watch: Option<&Watch>,
+    watch: &Watch,
 ) -> Result<BTreeMap<String, (Move, Nodes)>, Cancelled> {
     let opts = Options {
         threads,
         ..Options::single(Counting::Bulk)
     };
-    let lines = match watch {
-        Some(w) => divide_watched::<Magic>(pos, depth, opts, w)?,
-        None => divide_with::<Magic>(pos, depth, opts),
-    };
-    Ok(lines
+    Ok(divide_watched::<Magic>(pos, depth, opts, watch)?
         .into_iter()
         .map(|(mv, n)| (mv.to_uci(pos.is_chess960()), (mv, n)))
         .collect())
@@ -279,9 +275,15 @@ pub fn find_divergence(
     depth: u32,
     first: Option<Divide>,
 ) -> Result<Report, EngineError> {
-    descend(engine, root, moves, depth, first, (1, None), &mut |_, _| {}).map_err(|e| match e {
+    // A watch no one holds: never cancelled.
+    let watch = Watch::new();
+    let ours = Ours {
+        threads: 1,
+        watch: &watch,
+    };
+    descend(engine, root, moves, depth, first, ours, &mut |_, _| {}).map_err(|e| match e {
         Stopped::Engine(e) => e,
-        Stopped::Cancelled => unreachable!("a descent without a watch is never cancelled"),
+        Stopped::Cancelled => unreachable!("a watch no one holds is never cancelled"),
     })
 }
 
@@ -297,15 +299,14 @@ pub fn find_divergence_watched(
     watch: &Watch,
     step: &mut dyn FnMut(&[String], u32),
 ) -> Result<Report, Stopped> {
-    descend(
-        engine,
-        root,
-        moves,
-        depth,
-        None,
-        (threads, Some(watch)),
-        step,
-    )
+    let ours = Ours { threads, watch };
+    descend(engine, root, moves, depth, None, ours, step)
+}
+
+/// How the descent counts its own divides: on `threads` threads, followed by `watch`.
+struct Ours<'a> {
+    threads: usize,
+    watch: &'a Watch,
 }
 
 /// The descent of [`find_divergence`] and [`find_divergence_watched`].
@@ -315,7 +316,7 @@ fn descend(
     moves: &[String],
     depth: u32,
     mut first: Option<Divide>,
-    (threads, watch): (usize, Option<&Watch>),
+    Ours { threads, watch }: Ours<'_>,
     on_step: &mut dyn FnMut(&[String], u32),
 ) -> Result<Report, Stopped> {
     // Send the FEN in our printing (keeps the castling notation, always 6 fields).
@@ -348,7 +349,7 @@ fn descend(
             Some(answer) => Ok(answer),
             None => engine.divide(&root_fen, root.is_chess960(), &path, depth),
         };
-        if watch.is_some_and(Watch::is_cancelled) {
+        if watch.is_cancelled() {
             return Err(Stopped::Cancelled);
         }
         let theirs = match answer {

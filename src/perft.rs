@@ -600,21 +600,36 @@ pub fn divide_with<S: Sliders>(
     opts: Options<'_>,
 ) -> Vec<(Move, Nodes)> {
     let depth = depth.max(1);
+    if opts.threads > 1 && depth >= 2 {
+        return divide_split::<S, ()>(pos, depth, opts, &());
+    }
     let mut root = pos.clone();
     let roots: Vec<Move> = movegen::legal_moves::<S>(&root).to_vec();
-    if opts.threads <= 1 || depth < 2 {
-        return roots
-            .iter()
-            .map(|&mv| {
-                let undo = root.make(mv);
-                let n = count::<S>(&mut root, depth - 1, &opts);
-                root.unmake(mv, &undo);
-                (mv, n)
-            })
-            .collect();
-    }
-    let tasks = split::<S>(&mut root, depth, opts.threads);
-    let done = run_tasks(pos, &tasks, opts.threads, &(), |p, d| {
+    roots
+        .iter()
+        .map(|&mv| {
+            let undo = root.make(mv);
+            let n = count::<S>(&mut root, depth - 1, &opts);
+            root.unmake(mv, &undo);
+            (mv, n)
+        })
+        .collect()
+}
+
+/// The divide through tasks: the tree split below `pos` (see [`split`]) and counted on
+/// `opts.threads` threads of the pool, `follow` told of the tasks; the counts added up under the
+/// root moves, in generation order. `depth` >= 1.
+fn divide_split<S: Sliders, F: Follow>(
+    pos: &Position,
+    depth: u32,
+    opts: Options<'_>,
+    follow: &F,
+) -> Vec<(Move, Nodes)> {
+    let mut root = pos.clone();
+    let roots: Vec<Move> = movegen::legal_moves::<S>(&root).to_vec();
+    let tasks = split::<S>(&mut root, depth, opts.threads.max(1));
+    follow.starting(tasks.len());
+    let done = run_tasks(pos, &tasks, opts.threads, follow, |p, d| {
         count::<S>(p, d, &opts)
     });
     per_root(&roots, &tasks, done)
@@ -674,29 +689,24 @@ pub fn divide_watched<S: Sliders>(
     opts: Options<'_>,
     watch: &Watch,
 ) -> Result<Vec<(Move, Nodes)>, Cancelled> {
-    let depth = depth.max(1);
-    let mut root = pos.clone();
-    let roots: Vec<Move> = movegen::legal_moves::<S>(&root).to_vec();
-    let tasks = split::<S>(&mut root, depth, opts.threads.max(1));
-    watch.done.store(0, Ordering::Relaxed);
-    watch.total.store(tasks.len(), Ordering::Relaxed);
-    let done = run_tasks(pos, &tasks, opts.threads, watch, |p, d| {
-        count::<S>(p, d, &opts)
-    });
+    let lines = divide_split::<S, Watch>(pos, depth.max(1), opts, watch);
     if watch.is_cancelled() {
         return Err(Cancelled);
     }
-    Ok(per_root(&roots, &tasks, done))
+    Ok(lines)
 }
 
 /// What follows a count split into tasks: told of each finished task, asked before each
 /// starts whether to stop. `()` follows nothing and compiles to nothing; [`Watch`] counts.
 pub(crate) trait Follow: Sync {
+    fn starting(&self, tasks: usize);
     fn stopped(&self) -> bool;
     fn finished_one(&self);
 }
 
 impl Follow for () {
+    #[inline(always)]
+    fn starting(&self, _: usize) {}
     #[inline(always)]
     fn stopped(&self) -> bool {
         false
@@ -706,6 +716,10 @@ impl Follow for () {
 }
 
 impl Follow for Watch {
+    fn starting(&self, tasks: usize) {
+        self.done.store(0, Ordering::Relaxed);
+        self.total.store(tasks, Ordering::Relaxed);
+    }
     fn stopped(&self) -> bool {
         self.is_cancelled()
     }

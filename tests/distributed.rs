@@ -9,6 +9,8 @@
 //! page); the number of distinct positions after 3, 4 and 5 plies, 5,362, 72,078 and 822,518
 //! (OEIS A083276).
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::mpsc;
@@ -90,15 +92,11 @@ fn gnu_parallel() -> bool {
         .stderr(Stdio::null())
         .status()
         .is_ok_and(|s| s.success());
-    if !found {
-        // CI installs it and sets PERFT_REQUIRE_TOOLS: there its absence fails the run.
-        assert!(
-            std::env::var_os("PERFT_REQUIRE_TOOLS").is_none(),
-            "GNU parallel is not installed (apt-get install parallel)"
-        );
-        eprintln!("GNU parallel is not installed: the shards run under xargs -P 2 instead");
-    }
-    found
+    common::tool_present(
+        found,
+        "GNU parallel is not installed (apt-get install parallel)",
+        "the shards run under xargs -P 2 instead",
+    )
 }
 
 #[test]

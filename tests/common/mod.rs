@@ -27,6 +27,20 @@ pub fn suite(name: &str) -> Vec<EpdEntry> {
 /// The suites of standard chess.
 pub const STANDARD_SUITES: [&str; 3] = ["standard.epd", "perftsuite.epd", "tricky.epd"];
 
+/// Whether a tool a test drives is there (`found`); where it is not, the test goes on without
+/// it (`instead` says how) unless `PERFT_REQUIRE_TOOLS` is set, as CI sets it after installing
+/// every such tool: there its absence fails the run instead of passing untested.
+pub fn tool_present(found: bool, missing: &str, instead: &str) -> bool {
+    if !found {
+        assert!(
+            std::env::var_os("PERFT_REQUIRE_TOOLS").is_none(),
+            "{missing}"
+        );
+        eprintln!("{missing}: {instead}");
+    }
+    found
+}
+
 /// The fake engine built from examples/fake_engine.rs (cargo builds examples for tests).
 pub fn fake_engine() -> PathBuf {
     let exe = std::env::current_exe().expect("the test knows its path");

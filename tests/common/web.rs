@@ -161,15 +161,11 @@ impl Drop for Server {
 /// Whether Chromium and ChromeDriver are installed; where CI sets `PERFT_REQUIRE_TOOLS`, their
 /// absence fails the test instead.
 pub fn have_browser() -> bool {
-    let found = Path::new(CHROMIUM).exists() && which("chromedriver");
-    if !found {
-        assert!(
-            std::env::var_os("PERFT_REQUIRE_TOOLS").is_none(),
-            "Chromium or ChromeDriver is not installed (apt-get install chromium chromium-driver)"
-        );
-        eprintln!("Chromium or ChromeDriver is not installed: the browser tests are skipped");
-    }
-    found
+    super::tool_present(
+        Path::new(CHROMIUM).exists() && which("chromedriver"),
+        "Chromium or ChromeDriver is not installed (apt-get install chromium chromium-driver)",
+        "the browser tests are skipped",
+    )
 }
 
 const CHROMIUM: &str = "/usr/bin/chromium";

@@ -101,6 +101,12 @@ impl State {
         &self.settings
     }
 
+    /// The count running now, if any (the turn is taken exactly while one runs).
+    fn running_job(&self) -> Option<Arc<Job>> {
+        let job = lock(&self.running).0.clone();
+        job.filter(|_| self.turn.try_lock().is_err())
+    }
+
     /// Cancels the count running and waits for its turn; `None` if a newer request came in
     /// meanwhile (it has cancelled this one).
     fn take_turn(&self, kind: &'static str) -> Option<(MutexGuard<'_, ()>, Arc<Job>)> {
@@ -135,6 +141,9 @@ fn superseded() -> Answer {
 
 /// What a divide or diff request asks: the position, the moves played from it, the depth.
 struct Query {
+    /// The position the moves start from, and its FEN as we print it (six fields, the castling
+    /// notation kept) for the engine.
+    root: Position,
     fen: String,
     chess960: bool,
     moves: Vec<String>,
@@ -186,13 +195,11 @@ impl Query {
             .unwrap_or_default();
         let refs: Vec<&str> = moves.iter().map(String::as_str).collect();
         let pos = build_position(Some(&fen), chess960, &refs).map_err(|e| format!("{e:#}"))?;
-        // The FEN as we print it (six fields, the castling notation kept) for the engine.
-        let fen = Position::from_fen_with(&fen, chess960)
-            .map(|p| p.to_fen())
-            .map_err(|e| e.to_string())?;
+        let root = Position::from_fen_with(&fen, chess960).map_err(|e| e.to_string())?;
         Ok((
             Query {
-                fen,
+                fen: root.to_fen(),
+                root,
                 chess960,
                 moves,
                 depth,
@@ -328,10 +335,6 @@ pub(super) fn diff(state: &State, query: &str) -> Answer {
     let Some((_turn, job)) = state.take_turn("diff") else {
         return superseded();
     };
-    let root = match Position::from_fen_with(&q.fen, q.chess960) {
-        Ok(root) => root,
-        Err(e) => return Answer::error(400, &e.to_string()),
-    };
     let mut step = |moves: &[String], depth: u32| {
         let place = if moves.is_empty() {
             "at the root".to_string()
@@ -342,7 +345,7 @@ pub(super) fn diff(state: &State, query: &str) -> Answer {
     };
     let found = find_divergence_watched(
         &mut lock(engine),
-        &root,
+        &q.root,
         &q.moves,
         q.depth,
         state.settings.threads,
@@ -373,10 +376,7 @@ struct ProgressJson {
 
 /// `GET /api/progress`: the count running, if any, and how far it has got.
 pub(super) fn progress(state: &State) -> Answer {
-    let job = lock(&state.running).0.clone();
-    // The turn is free when nothing runs.
-    let running = state.turn.try_lock().is_err();
-    let p = match job.filter(|_| running) {
+    let p = match state.running_job() {
         Some(job) => {
             let (done, total) = job.watch.progress();
             ProgressJson {
@@ -404,16 +404,11 @@ pub(super) fn progress(state: &State) -> Answer {
 
 /// `POST /api/cancel`: cancels the count running (if any).
 pub(super) fn cancel(state: &State) -> Answer {
-    let running = lock(&state.running);
-    // The turn is taken while a count runs.
-    let busy = state.turn.try_lock().is_err();
-    let cancelled = match &running.0 {
-        Some(job) if busy => {
-            job.watch.cancel();
-            true
-        }
-        _ => false,
-    };
+    let job = state.running_job();
+    if let Some(job) = &job {
+        job.watch.cancel();
+    }
+    let cancelled = job.is_some();
     #[derive(Serialize)]
     struct Cancel {
         cancelled: bool,

@@ -50,23 +50,45 @@ fn route<S: Sliders>(state: &State, request: &Request) -> Answer {
     let url = request.url();
     let (path, query) = url.split_once('?').unwrap_or((url, ""));
     let method = request.method();
-    let get = matches!(method, Method::Get | Method::Head);
-    match path {
-        "/" | "/index.html" if get => Answer::file("text/html; charset=utf-8", INDEX),
-        "/style.css" if get => Answer::file("text/css; charset=utf-8", STYLE),
-        "/board.js" if get => Answer::file("text/javascript; charset=utf-8", BOARD),
-        "/app.js" if get => Answer::file("text/javascript; charset=utf-8", APP),
-        "/api/info" if get => api::info(state),
-        "/api/divide" if get => api::divide::<S>(state, query),
-        "/api/diff" if get => api::diff(state, query),
-        "/api/progress" if get => api::progress(state),
-        "/api/cancel" if matches!(method, Method::Post) => api::cancel(state),
-        "/" | "/index.html" | "/style.css" | "/board.js" | "/app.js" | "/api/info"
-        | "/api/divide" | "/api/diff" | "/api/progress" | "/api/cancel" => {
-            Answer::error(405, &format!("{method} is not answered at {path}"))
-        }
-        _ => Answer::error(404, &format!("nothing at {}", clip(path))),
+    let route = match path {
+        "/" | "/index.html" => Route::File("text/html; charset=utf-8", INDEX),
+        "/style.css" => Route::File("text/css; charset=utf-8", STYLE),
+        "/board.js" => Route::File("text/javascript; charset=utf-8", BOARD),
+        "/app.js" => Route::File("text/javascript; charset=utf-8", APP),
+        "/api/info" => Route::Info,
+        "/api/divide" => Route::Divide,
+        "/api/diff" => Route::Diff,
+        "/api/progress" => Route::Progress,
+        "/api/cancel" => Route::Cancel,
+        _ => return Answer::error(404, &format!("nothing at {}", clip(path))),
+    };
+    // Cancelling changes state, so it takes a POST; everything else is read with GET (or HEAD).
+    let allowed = match route {
+        Route::Cancel => matches!(method, Method::Post),
+        _ => matches!(method, Method::Get | Method::Head),
+    };
+    if !allowed {
+        return Answer::error(405, &format!("{method} is not answered at {path}"));
     }
+    match route {
+        Route::File(content_type, text) => Answer::file(content_type, text),
+        Route::Info => api::info(state),
+        Route::Divide => api::divide::<S>(state, query),
+        Route::Diff => api::diff(state, query),
+        Route::Progress => api::progress(state),
+        Route::Cancel => api::cancel(state),
+    }
+}
+
+/// What a path names.
+enum Route {
+    /// One of the page's files: its content type and text.
+    File(&'static str, &'static str),
+    Info,
+    Divide,
+    Diff,
+    Progress,
+    Cancel,
 }
 
 /// At most 80 characters of what a request said, for an error message.
