@@ -90,6 +90,13 @@ fn the_counting_options_of_a_count_apply_to_the_page_too() {
 }
 
 #[test]
+fn the_url_printed_names_the_host_given() {
+    let s = Server::start(&["--host", "localhost"]);
+    assert!(s.addr.starts_with("localhost:"), "{}", s.addr);
+    assert_eq!(s.get("/api/info").status, 200);
+}
+
+#[test]
 fn an_address_no_request_could_name_is_refused() {
     for host in ["0.0.0.0", "::", "no such host.invalid"] {
         let out = Command::new(env!("CARGO_BIN_EXE_perft"))

@@ -77,7 +77,7 @@ pub struct Args {
     pub timeout: f64,
 }
 
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
 pub enum ProtocolArg {
     Uci,
     Perftree,
@@ -420,7 +420,7 @@ struct OneJson {
 }
 
 #[derive(Serialize)]
-pub struct MoveJson {
+struct MoveJson {
     #[serde(rename = "move")]
     mv: String,
     kind: &'static str,

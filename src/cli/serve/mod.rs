@@ -76,16 +76,6 @@ pub struct Settings {
 pub fn run(args: &Args) -> Result<ExitCode> {
     // The counting options are checked before anything starts.
     let simd = args.count.simd()?;
-    let engine = match &args.engine {
-        Some(command) => {
-            let mut engine = super::diff::make_engine(command, args.protocol, args.timeout)?;
-            engine
-                .start()
-                .with_context(|| format!("the engine '{command}' did not start"))?;
-            Some(engine)
-        }
-        None => None,
-    };
     let addr: SocketAddr = (args.host.as_str(), args.port)
         .to_socket_addrs()
         .with_context(|| format!("--host '{}' is not an address", args.host))?
@@ -101,9 +91,8 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     let server = tiny_http::Server::http(addr)
         .map_err(|e| anyhow::anyhow!("cannot listen on {addr}: {e}"))?;
     let port = server.server_addr().to_ip().map_or(args.port, |a| a.port());
-    let shown = if addr.ip().is_loopback() {
-        "127.0.0.1".to_string()
-    } else if args.host.contains(':') {
+    // The URL names the server as it was given (an IPv6 address in brackets).
+    let shown = if args.host.contains(':') {
         format!("[{}]", args.host)
     } else {
         args.host.clone()
@@ -114,6 +103,17 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         .collect();
     hosts.push(format!("{shown}:{port}"));
     let url = format!("http://{shown}:{port}/");
+    // The engine starts once the address is ours, so a refused one does not start it.
+    let engine = match &args.engine {
+        Some(command) => {
+            let mut engine = super::diff::make_engine(command, args.protocol, args.timeout)?;
+            engine
+                .start()
+                .with_context(|| format!("the engine '{command}' did not start"))?;
+            Some(engine)
+        }
+        None => None,
+    };
     let settings = Settings {
         hosts,
         max_depth: args.max_depth,
