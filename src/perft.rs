@@ -6,7 +6,7 @@ use crate::cpu::{Simd, SimdKind};
 use crate::movegen::{self, MoveList, PawnTargets, Sink};
 use crate::nodes::Nodes;
 use crate::position::{Board, CastlePaths, Position};
-use crate::tt::{Records, Table};
+use crate::tt::{NarrowRecords, Records, Table};
 use crate::types::{Move, MoveKind, PieceKind, Square};
 use std::marker::PhantomData;
 use std::ops::{AddAssign, ControlFlow};
@@ -36,23 +36,119 @@ pub fn perft<S: Sliders>(pos: &mut Position, depth: u32, counting: Counting) -> 
     count::<S>(pos, depth, &Options::single(counting))
 }
 
-/// [`perft`] of a subtree of at most [`NARROW_DEPTH`] plies, in the copy `B`.
+/// What a count adds up over the leaves of its tree, and how its last plies produce that: the
+/// number of leaves ([`Count`], or [`EveryMove`] with every move made) or their statistics
+/// ([`crate::stats::Statistics`]). The one walk of the tree (the plies made and unmade, the
+/// table, the compiled copies, the threads) is generic over it, so each kind of count is its
+/// own compiled code and nothing inside asks which kind it is.
+pub(crate) trait Leaf {
+    /// The total of a subtree of at most [`NARROW_DEPTH`] plies, in `u64` words.
+    type Narrow: Copy + Default + AddAssign;
+    /// The total of any subtree, exact at any size.
+    type Wide: Copy + Default + AddAssign;
+    /// The table a hashed count of this kind keeps its totals in.
+    type Table: Records<Self::Wide> + NarrowRecords<Self::Narrow> + Sync;
+    /// Whether the last ply is counted in AVX-512 lanes where the copy has them.
+    const LANES: bool;
+    /// The total of depth 0: the position itself, reached by no move.
+    const ROOT: Self::Narrow;
+    /// A narrow total as a wide one.
+    fn widen(n: Self::Narrow) -> Self::Wide;
+    /// The total of the leaves one ply below `pos`, in the copy `B`.
+    fn one_ply<S: Sliders, B: Build>(pos: &mut Position) -> Self::Narrow;
+    /// The total of the leaves two plies below `pos`, in the copy `B`.
+    fn two_plies<S: Sliders, B: Build>(pos: &mut Position) -> Self::Narrow;
+}
+
+/// A kind of count whose last two plies are one pass (see [`ReplyCounter`]): each child board
+/// of the depth-2 node is handed here, with no move made.
+pub(crate) trait BoardLeaf: Leaf {
+    /// The total of the leaves one ply below `board`.
+    fn on_board<S: Sliders>(board: &Board, paths: &CastlePaths) -> Self::Narrow;
+}
+
+/// Perft with bulk counting: the last ply's moves counted, not made; the last two plies in one
+/// pass over copies of the board, in AVX-512 lanes where the copy has them.
+pub(crate) struct Count;
+
+impl Leaf for Count {
+    type Narrow = u64;
+    type Wide = Nodes;
+    type Table = Table;
+    const LANES: bool = true;
+    const ROOT: u64 = 1;
+    #[inline(always)]
+    fn widen(n: u64) -> Nodes {
+        Nodes::from(n)
+    }
+    #[inline(always)]
+    fn one_ply<S: Sliders, B: Build>(pos: &mut Position) -> u64 {
+        movegen::count_legal::<S>(pos)
+    }
+    #[inline(always)]
+    fn two_plies<S: Sliders, B: Build>(pos: &mut Position) -> u64 {
+        perft_2::<S, B>(pos)
+    }
+}
+
+impl BoardLeaf for Count {
+    #[inline(always)]
+    fn on_board<S: Sliders>(board: &Board, paths: &CastlePaths) -> u64 {
+        movegen::count_legal_on::<S>(board, paths)
+    }
+}
+
+/// Perft without bulk counting ([`Counting::NoBulk`]): every move made and unmade, down to
+/// depth 0, so that make and unmake are exercised on every leaf.
+pub(crate) struct EveryMove;
+
+impl Leaf for EveryMove {
+    type Narrow = u64;
+    type Wide = Nodes;
+    type Table = Table;
+    const LANES: bool = false;
+    const ROOT: u64 = 1;
+    #[inline(always)]
+    fn widen(n: u64) -> Nodes {
+        Nodes::from(n)
+    }
+    fn one_ply<S: Sliders, B: Build>(pos: &mut Position) -> u64 {
+        every_move::<S>(pos, 1)
+    }
+    fn two_plies<S: Sliders, B: Build>(pos: &mut Position) -> u64 {
+        every_move::<S>(pos, 2)
+    }
+}
+
+/// [`EveryMove`]'s count of the `depth` plies below `pos`.
+fn every_move<S: Sliders>(pos: &mut Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut moves = MoveList::new();
+    movegen::generate::<S, MoveList, true>(pos, &mut moves);
+    let mut nodes = 0;
+    for &mv in &moves {
+        let undo = pos.make(mv);
+        nodes += every_move::<S>(pos, depth - 1);
+        pos.unmake(mv, &undo);
+    }
+    nodes
+}
+
+/// The total of a subtree of at most [`NARROW_DEPTH`] plies, in the copy `B`.
 #[inline(always)]
-fn narrow<S: Sliders, B: Build>(pos: &mut Position, depth: u32, counting: Counting) -> u64 {
-    match counting {
-        Counting::Bulk => match depth {
-            0 => 1,
-            1 => movegen::count_legal::<S>(pos),
-            _ => B::bulk::<S>(pos, depth),
-        },
-        Counting::NoBulk => no_bulk_narrow::<S>(pos, depth),
+fn narrow<S: Sliders, B: Build, L: Leaf>(pos: &mut Position, depth: u32) -> L::Narrow {
+    match depth {
+        0 => L::ROOT,
+        1 => L::one_ply::<S, B>(pos),
+        _ => B::bulk::<S, L>(pos, depth),
     }
 }
 
 /// The plies of a count more than [`NARROW_DEPTH`] above the leaves: each move made and
 /// unmade, its subtree counted by `narrow` once it is that shallow, the results added up as
-/// `W` ([`Nodes`], or statistics of them) and, with a table, looked up and stored whole. The
-/// one walk of those plies, for counts and statistics alike.
+/// `W` ([`Nodes`], or statistics of them) and, with a table, looked up and stored whole.
 pub(crate) fn wide<S: Sliders, W: Copy + Default + AddAssign, T: Records<W>, F>(
     pos: &mut Position,
     depth: u32,
@@ -100,21 +196,22 @@ pub fn perft_bulk_baseline<S: Sliders>(pos: &mut Position, depth: u32) -> Nodes 
     count::<S>(pos, depth, &opts)
 }
 
-/// One compiled copy of the bulk count's hot code: the recursion over the plies above the
-/// last two ([`bulk_inner`]) and the out-of-line reply count. The same generic code is
-/// compiled twice, once as the crate's target allows ([`Baseline`]) and once, on x86-64, with
-/// the x86-64-v3 instructions enabled (`v3::V3`, with or without the AVX-512 lanes): `blsr` and
-/// `andn` in the bit loops, `shrx` in the magic index. Each copy calls only itself, so the
-/// choice made at the top holds all the way down.
-trait Build {
+/// One compiled copy of a count's hot code: the recursion over the plies of a narrow subtree
+/// ([`bulk_inner`], [`hashed_inner`]) and the out-of-line count of the leaves below one board.
+/// The same generic code is compiled twice, once as the crate's target allows ([`Baseline`])
+/// and once, on x86-64, with the x86-64-v3 instructions enabled (`v3::V3`, with or without the
+/// AVX-512 lanes): `blsr` and `andn` in the bit loops, `shrx` in the magic index. Each copy
+/// calls only itself, so the choice made at the top holds all the way down.
+pub(crate) trait Build {
     /// Whether this copy counts the last ply of crowded boards in AVX-512 lanes.
     const LANES: bool = false;
     /// [`bulk_inner`] of this copy, `depth >= 2`.
-    fn bulk<S: Sliders>(pos: &mut Position, depth: u32) -> u64;
-    /// The legal moves on `board`, counted by this copy.
-    fn count<S: Sliders>(board: &Board, paths: &CastlePaths) -> u64;
-    /// [`perft_hashed`] of this copy.
-    fn hashed<S: Sliders>(pos: &mut Position, depth: u32, counting: Counting, tt: &Table) -> u64;
+    fn bulk<S: Sliders, L: Leaf>(pos: &mut Position, depth: u32) -> L::Narrow;
+    /// [`BoardLeaf::on_board`] compiled in this copy and kept out of line, so that its one
+    /// copy serves every place the generator hands over a board.
+    fn leaf<S: Sliders, L: BoardLeaf>(board: &Board, paths: &CastlePaths) -> L::Narrow;
+    /// [`hashed_inner`] of this copy.
+    fn hashed<S: Sliders, L: Leaf>(pos: &mut Position, depth: u32, tt: &L::Table) -> L::Narrow;
 }
 
 /// The copy compiled for the crate's target (x86-64-v2 by default, see `.cargo/config.toml`).
@@ -122,128 +219,118 @@ struct Baseline;
 
 impl Build for Baseline {
     #[inline(always)]
-    fn bulk<S: Sliders>(pos: &mut Position, depth: u32) -> u64 {
-        bulk_baseline::<S>(pos, depth)
+    fn bulk<S: Sliders, L: Leaf>(pos: &mut Position, depth: u32) -> L::Narrow {
+        bulk_baseline::<S, L>(pos, depth)
     }
     #[inline(always)]
-    fn count<S: Sliders>(board: &Board, paths: &CastlePaths) -> u64 {
-        count_replies_baseline::<S>(board, paths)
+    fn leaf<S: Sliders, L: BoardLeaf>(board: &Board, paths: &CastlePaths) -> L::Narrow {
+        leaf_baseline::<S, L>(board, paths)
     }
     #[inline(always)]
-    fn hashed<S: Sliders>(pos: &mut Position, depth: u32, counting: Counting, tt: &Table) -> u64 {
-        hashed_baseline::<S>(pos, depth, counting, tt)
+    fn hashed<S: Sliders, L: Leaf>(pos: &mut Position, depth: u32, tt: &L::Table) -> L::Narrow {
+        hashed_inner::<S, Baseline, L>(pos, depth, tt)
     }
 }
 
-fn bulk_baseline<S: Sliders>(pos: &mut Position, depth: u32) -> u64 {
-    bulk_inner::<S, Baseline>(pos, depth)
+fn bulk_baseline<S: Sliders, L: Leaf>(pos: &mut Position, depth: u32) -> L::Narrow {
+    bulk_inner::<S, Baseline, L>(pos, depth)
 }
 
-/// The legal moves on `board`: kept out of line, so that the counter's one copy serves every
-/// place the generator hands over moves.
 #[inline(never)]
-fn count_replies_baseline<S: Sliders>(board: &Board, paths: &CastlePaths) -> u64 {
-    movegen::count_legal_on::<S>(board, paths)
+fn leaf_baseline<S: Sliders, L: BoardLeaf>(board: &Board, paths: &CastlePaths) -> L::Narrow {
+    L::on_board::<S>(board, paths)
 }
 
 /// The copy for x86-64-v3 CPUs.
 #[cfg(target_arch = "x86_64")]
 mod v3 {
-    use super::{Build, Counting, bulk_inner, hashed_inner};
+    use super::{BoardLeaf, Build, Leaf, bulk_inner, hashed_inner};
     use crate::attacks::Sliders;
-    use crate::movegen;
     use crate::position::{Board, CastlePaths, Position};
-    use crate::tt::Table;
 
     /// The x86-64-v3 copy; with `LANES`, the one that also counts the last ply of crowded
     /// boards in AVX-512 lanes (the lanes' own code is compiled for AVX-512, the rest of the
     /// copy, as without them, for x86-64-v3).
     pub(super) struct V3<const LANES: bool>;
 
-    impl<const L: bool> Build for V3<L> {
-        const LANES: bool = L;
+    impl<const W: bool> Build for V3<W> {
+        const LANES: bool = W;
         #[inline(always)]
-        fn bulk<S: Sliders>(pos: &mut Position, depth: u32) -> u64 {
+        fn bulk<S: Sliders, L: Leaf>(pos: &mut Position, depth: u32) -> L::Narrow {
             // SAFETY: only called from code of this copy, which runs only where a `Simd` of
             // its kind could be made: the CPU has its instructions (and, with the lanes,
             // AVX-512's).
-            unsafe { bulk_v3::<S, L>(pos, depth) }
+            unsafe { bulk_v3::<S, L, W>(pos, depth) }
         }
         #[inline(always)]
-        fn count<S: Sliders>(board: &Board, paths: &CastlePaths) -> u64 {
+        fn leaf<S: Sliders, L: BoardLeaf>(board: &Board, paths: &CastlePaths) -> L::Narrow {
             // SAFETY: as above.
-            unsafe { count_replies_v3::<S>(board, paths) }
+            unsafe { leaf_v3::<S, L>(board, paths) }
         }
         #[inline(always)]
-        fn hashed<S: Sliders>(
-            pos: &mut Position,
-            depth: u32,
-            counting: Counting,
-            tt: &Table,
-        ) -> u64 {
+        fn hashed<S: Sliders, L: Leaf>(pos: &mut Position, depth: u32, tt: &L::Table) -> L::Narrow {
             // SAFETY: as above.
-            unsafe { hashed_v3::<S, L>(pos, depth, counting, tt) }
+            unsafe { hashed_v3::<S, L, W>(pos, depth, tt) }
         }
     }
 
     #[target_feature(enable = "avx,avx2,bmi1,bmi2,lzcnt,fma,movbe")]
-    pub(super) fn bulk_v3<S: Sliders, const LANES: bool>(pos: &mut Position, depth: u32) -> u64 {
-        bulk_inner::<S, V3<LANES>>(pos, depth)
+    fn bulk_v3<S: Sliders, L: Leaf, const W: bool>(pos: &mut Position, depth: u32) -> L::Narrow {
+        bulk_inner::<S, V3<W>, L>(pos, depth)
     }
 
     #[target_feature(enable = "avx,avx2,bmi1,bmi2,lzcnt,fma,movbe")]
-    pub(super) fn hashed_v3<S: Sliders, const LANES: bool>(
+    fn hashed_v3<S: Sliders, L: Leaf, const W: bool>(
         pos: &mut Position,
         depth: u32,
-        counting: Counting,
-        tt: &Table,
-    ) -> u64 {
-        hashed_inner::<S, V3<LANES>>(pos, depth, counting, tt)
+        tt: &L::Table,
+    ) -> L::Narrow {
+        hashed_inner::<S, V3<W>, L>(pos, depth, tt)
     }
 
     #[target_feature(enable = "avx,avx2,bmi1,bmi2,lzcnt,fma,movbe")]
     #[inline(never)]
-    fn count_replies_v3<S: Sliders>(board: &Board, paths: &CastlePaths) -> u64 {
-        movegen::count_legal_on::<S>(board, paths)
+    fn leaf_v3<S: Sliders, L: BoardLeaf>(board: &Board, paths: &CastlePaths) -> L::Narrow {
+        L::on_board::<S>(board, paths)
     }
 }
 
 /// Perft's last two plies in one pass: each move the generator produces is played on a copy of
-/// the board (no square-by-square board, key or undo) and its replies are counted there, with
-/// no move list in between. The moves are never encoded: each is played by the player for its
-/// kind of move, with the moving piece as the generator gives it, so no move kind is decoded
-/// and no moving piece looked up.
-struct ReplyCounter<'a, S, B, L> {
+/// the board (no square-by-square board, key or undo) and the child board is handed to `leaves`
+/// (which counts its moves, or their statistics), with no move list in between. The moves are
+/// never encoded: each is played by the player for its kind of move, with the moving piece as
+/// the generator gives it, so no move kind is decoded and no moving piece looked up.
+struct ReplyCounter<'a, S, B, L, V> {
     pos: &'a Position,
     child: Board,
-    leaves: L,
-    build: PhantomData<(S, B)>,
+    leaves: V,
+    build: PhantomData<(S, B, L)>,
 }
 
 /// Where the depth-2 pass hands each child board to be counted.
-trait Leaves {
-    /// Counts (now or later) the legal moves on `board`.
+pub(crate) trait Leaves<L: Leaf> {
+    /// Counts (now or later) the leaves below `board`.
     fn push<S: Sliders, B: Build>(&mut self, board: &Board, paths: &CastlePaths);
     /// Counts what is left; the total of every board pushed.
-    fn finish(&mut self, paths: &CastlePaths) -> u64;
+    fn finish(&mut self, paths: &CastlePaths) -> L::Narrow;
 }
 
-/// One board at a time, by the build's reply counter.
-struct OneByOne(u64);
+/// One board at a time, by the build's out-of-line [`Build::leaf`].
+pub(crate) struct OneByOne<N>(pub(crate) N);
 
-impl Leaves for OneByOne {
+impl<L: BoardLeaf> Leaves<L> for OneByOne<L::Narrow> {
     #[inline(always)]
     fn push<S: Sliders, B: Build>(&mut self, board: &Board, paths: &CastlePaths) {
-        self.0 += B::count::<S>(board, paths);
+        self.0 += B::leaf::<S, L>(board, paths);
     }
     #[inline(always)]
-    fn finish(&mut self, _: &CastlePaths) -> u64 {
+    fn finish(&mut self, _: &CastlePaths) -> L::Narrow {
         self.0
     }
 }
 
 #[cfg(target_arch = "x86_64")]
-impl Leaves for crate::setwise::Lanes {
+impl Leaves<Count> for crate::setwise::Lanes {
     #[inline(always)]
     fn push<S: Sliders, B: Build>(&mut self, board: &Board, paths: &CastlePaths) {
         crate::setwise::Lanes::push::<S>(self, board, paths);
@@ -254,15 +341,15 @@ impl Leaves for crate::setwise::Lanes {
     }
 }
 
-impl<S: Sliders, B: Build, L: Leaves> ReplyCounter<'_, S, B, L> {
-    /// Counts the replies to the move `play` plays on a copy of the board.
+impl<S: Sliders, B: Build, L: Leaf, V: Leaves<L>> ReplyCounter<'_, S, B, L, V> {
+    /// Hands over the board after the move `play` plays on a copy of the board.
     #[inline(always)]
     fn count_after(&mut self, play: impl FnOnce(&Position, &mut Board)) {
         self.child.clone_from(self.pos.board());
         self.count_fresh(play);
     }
 
-    /// Counts the replies to the move `play` writes whole into the child board (no copy
+    /// Hands over the board the move `play` writes whole into the child board (no copy
     /// first: the players of piece moves, double pushes and promotions write every field).
     #[inline(always)]
     fn count_fresh(&mut self, play: impl FnOnce(&Position, &mut Board)) {
@@ -272,7 +359,7 @@ impl<S: Sliders, B: Build, L: Leaves> ReplyCounter<'_, S, B, L> {
     }
 }
 
-impl<S: Sliders, B: Build, L: Leaves> Sink for ReplyCounter<'_, S, B, L> {
+impl<S: Sliders, B: Build, L: Leaf, V: Leaves<L>> Sink for ReplyCounter<'_, S, B, L, V> {
     #[inline(always)]
     fn piece_moves(&mut self, kind: PieceKind, from: Square, targets: Bitboard, enemies: Bitboard) {
         for to in targets & enemies {
@@ -316,7 +403,8 @@ impl<S: Sliders, B: Build, L: Leaves> Sink for ReplyCounter<'_, S, B, L> {
     }
 }
 
-/// Perft of `pos` to depth 2.
+/// Perft of `pos` to depth 2, in the AVX-512 lanes where the copy has them and the board is
+/// crowded, else one board at a time.
 #[inline(always)]
 fn perft_2<S: Sliders, B: Build>(pos: &Position) -> u64 {
     #[cfg(target_arch = "x86_64")]
@@ -326,9 +414,9 @@ fn perft_2<S: Sliders, B: Build>(pos: &Position) -> u64 {
         let board = pos.board();
         let knights = board.pieces(side, PieceKind::Knight);
         let lanes = unsafe { crate::setwise::Lanes::new(side, board.king(side), knights) };
-        return perft_2_as::<S, B, _>(pos, lanes);
+        return perft_2_as::<S, B, Count, _>(pos, lanes);
     }
-    perft_2_as::<S, B, _>(pos, OneByOne(0))
+    perft_2_as::<S, B, Count, _>(pos, OneByOne(0))
 }
 
 /// From this many pieces on (at the depth-2 node) the lanes count the replies: the set-wise
@@ -337,9 +425,13 @@ fn perft_2<S: Sliders, B: Build>(pos: &Position) -> u64 {
 /// ten pieces are faster in the lanes, a six-piece ending's one board at a time.
 const CROWDED: u32 = 8;
 
+/// The total of the leaves two plies below `pos`: every child board handed to `leaves`.
 #[inline(always)]
-fn perft_2_as<S: Sliders, B: Build, L: Leaves>(pos: &Position, leaves: L) -> u64 {
-    let mut counter = ReplyCounter::<S, B, L> {
+pub(crate) fn perft_2_as<S: Sliders, B: Build, L: Leaf, V: Leaves<L>>(
+    pos: &Position,
+    leaves: V,
+) -> L::Narrow {
+    let mut counter = ReplyCounter::<S, B, L, V> {
         pos,
         // Not a copy of the board: each move writes the child whole, or copies the board
         // first (`count_after`), before it is read.
@@ -351,42 +443,28 @@ fn perft_2_as<S: Sliders, B: Build, L: Leaves>(pos: &Position, leaves: L) -> u64
     counter.leaves.finish(pos.castle_path_table())
 }
 
-/// `depth >= 2`.
+/// The total of the `depth` (>= 2) plies below `pos`: the moves made and unmade down to
+/// depth 2, where the last two plies are the kind's own.
 #[inline(always)]
-fn bulk_inner<S: Sliders, B: Build>(pos: &mut Position, depth: u32) -> u64 {
+fn bulk_inner<S: Sliders, B: Build, L: Leaf>(pos: &mut Position, depth: u32) -> L::Narrow {
     if depth == 2 {
-        return perft_2::<S, B>(pos);
+        return L::two_plies::<S, B>(pos);
     }
     // Filled in place: returning the list by value would copy its whole array.
     let mut moves = MoveList::new();
     movegen::generate::<S, MoveList, true>(pos, &mut moves);
-    let mut nodes = 0;
+    let mut total = L::Narrow::default();
     for &mv in &moves {
         let undo = pos.make(mv);
-        nodes += B::bulk::<S>(pos, depth - 1);
+        total += B::bulk::<S, L>(pos, depth - 1);
         pos.unmake(mv, &undo);
     }
-    nodes
+    total
 }
 
 /// Perft without bulk counting: every move is made, down to depth 0.
 pub fn perft_no_bulk<S: Sliders>(pos: &mut Position, depth: u32) -> Nodes {
     perft::<S>(pos, depth, Counting::NoBulk)
-}
-
-fn no_bulk_narrow<S: Sliders>(pos: &mut Position, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let mut moves = MoveList::new();
-    movegen::generate::<S, MoveList, true>(pos, &mut moves);
-    let mut nodes = 0;
-    for &mv in &moves {
-        let undo = pos.make(mv);
-        nodes += no_bulk_narrow::<S>(pos, depth - 1);
-        pos.unmake(mv, &undo);
-    }
-    nodes
 }
 
 /// Perft with a transposition table (`depth` >= 0): interior nodes of depth 2 and more are
@@ -405,52 +483,42 @@ pub fn perft_hashed<S: Sliders>(
     count::<S>(pos, depth, &opts)
 }
 
-fn hashed_baseline<S: Sliders>(
-    pos: &mut Position,
-    depth: u32,
-    counting: Counting,
-    tt: &Table,
-) -> u64 {
-    hashed_inner::<S, Baseline>(pos, depth, counting, tt)
-}
-
+/// The total of a narrow subtree through the table: nodes of depth 2 and more are looked up
+/// and stored; below depth 2 nothing is, so a depth-2 node's last two plies are the kind's
+/// one pass.
 #[inline(always)]
-fn hashed_inner<S: Sliders, B: Build>(
+fn hashed_inner<S: Sliders, B: Build, L: Leaf>(
     pos: &mut Position,
     depth: u32,
-    counting: Counting,
-    tt: &Table,
-) -> u64 {
+    tt: &L::Table,
+) -> L::Narrow {
     if depth < 2 {
-        return narrow::<S, B>(pos, depth, counting);
+        return narrow::<S, B, L>(pos, depth);
     }
-    let (key1, key2) = (pos.key(), pos.key2());
-    if let Some(n) = tt.probe(key1, key2, depth) {
+    let keys = (pos.key(), pos.key2());
+    if let Some(n) = tt.probe_narrow(keys, depth) {
         return n;
     }
-    let nodes = if depth == 2 && counting == Counting::Bulk {
-        // Below here nothing is looked up, so the last two plies' cheaper pass applies.
-        perft_2::<S, B>(pos)
+    let total = if depth == 2 {
+        L::two_plies::<S, B>(pos)
     } else {
         let mut moves = MoveList::new();
         movegen::generate::<S, MoveList, true>(pos, &mut moves);
-        if depth > 2 {
-            // The children will be looked up: start loading their buckets now, so that the
-            // memory latency overlaps the work on their siblings.
-            for &mv in &moves {
-                tt.prefetch(pos.key_after(mv), depth - 1);
-            }
+        // The children will be looked up: start loading their buckets now, so that the
+        // memory latency overlaps the work on their siblings.
+        for &mv in &moves {
+            tt.prefetch(pos.key_after(mv), depth - 1);
         }
-        let mut nodes = 0;
+        let mut total = L::Narrow::default();
         for &mv in &moves {
             let undo = pos.make(mv);
-            nodes += B::hashed::<S>(pos, depth - 1, counting, tt);
+            total += B::hashed::<S, L>(pos, depth - 1, tt);
             pos.unmake(mv, &undo);
         }
-        nodes
+        total
     };
-    tt.store(key1, key2, depth, nodes);
-    nodes
+    tt.store_narrow(keys, depth, total);
+    total
 }
 
 /// While a level has fewer leaves than this, [`estimate_leaves`] counts the next one too (one
@@ -512,30 +580,47 @@ impl Options<'_> {
     }
 }
 
-/// Perft of `pos` to `depth` on this thread, through the table if `opts` has one, in the copy
-/// of the code `opts.simd` names: the one choice of copy, made here, after which each copy
-/// calls only itself.
+/// Perft of `pos` to `depth` on this thread with `opts` (its threads aside): the kind of count
+/// `opts.counting` names, through its table if any, in its copy of the code.
 fn count<S: Sliders>(pos: &mut Position, depth: u32, opts: &Options<'_>) -> Nodes {
-    match opts.simd.kind() {
-        // SAFETY (of what the copies' `Build` methods assume): a `Simd` of these kinds is only
-        // made where the CPU runs them.
-        #[cfg(target_arch = "x86_64")]
-        SimdKind::Avx512 => count_in::<S, v3::V3<true>>(pos, depth, opts),
-        #[cfg(target_arch = "x86_64")]
-        SimdKind::Avx2 => count_in::<S, v3::V3<false>>(pos, depth, opts),
-        _ => count_in::<S, Baseline>(pos, depth, opts),
+    match opts.counting {
+        Counting::Bulk => count_leaves::<S, Count>(pos, depth, opts.table, opts.simd),
+        Counting::NoBulk => count_leaves::<S, EveryMove>(pos, depth, opts.table, opts.simd),
     }
 }
 
-/// [`count`] in the copy `B`.
-fn count_in<S: Sliders, B: Build>(pos: &mut Position, depth: u32, opts: &Options<'_>) -> Nodes {
-    let counting = opts.counting;
-    match opts.table {
-        Some(tt) => wide::<S, Nodes, Table, _>(pos, depth, Some(tt), &mut |p, d| {
-            Nodes::from(B::hashed::<S>(p, d, counting, tt))
+/// The total of the leaves `depth` plies below `pos` for the kind of count `L`, on this thread,
+/// through `table` if there is one, in the copy of the code `simd` names: the one choice of
+/// copy, made here, after which each copy calls only itself.
+pub(crate) fn count_leaves<S: Sliders, L: Leaf>(
+    pos: &mut Position,
+    depth: u32,
+    table: Option<&L::Table>,
+    simd: Simd,
+) -> L::Wide {
+    match simd.kind() {
+        // SAFETY (of what the copies' `Build` methods assume): a `Simd` of these kinds is only
+        // made where the CPU runs them.
+        #[cfg(target_arch = "x86_64")]
+        SimdKind::Avx512 if L::LANES => count_in::<S, v3::V3<true>, L>(pos, depth, table),
+        #[cfg(target_arch = "x86_64")]
+        SimdKind::Avx512 | SimdKind::Avx2 => count_in::<S, v3::V3<false>, L>(pos, depth, table),
+        _ => count_in::<S, Baseline, L>(pos, depth, table),
+    }
+}
+
+/// [`count_leaves`] in the copy `B`.
+fn count_in<S: Sliders, B: Build, L: Leaf>(
+    pos: &mut Position,
+    depth: u32,
+    table: Option<&L::Table>,
+) -> L::Wide {
+    match table {
+        Some(tt) => wide::<S, L::Wide, L::Table, _>(pos, depth, Some(tt), &mut |p, d| {
+            L::widen(B::hashed::<S, L>(p, d, tt))
         }),
-        None => wide::<S, Nodes, Table, _>(pos, depth, None, &mut |p, d| {
-            Nodes::from(narrow::<S, B>(p, d, counting))
+        None => wide::<S, L::Wide, L::Table, _>(pos, depth, None, &mut |p, d| {
+            L::widen(narrow::<S, B, L>(p, d))
         }),
     }
 }

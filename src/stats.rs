@@ -20,11 +20,14 @@
 
 use crate::attacks::{self, Sliders};
 use crate::bitboard::Bitboard;
+use crate::cpu::Simd;
 use crate::movegen::{self, PawnTargets, Sink};
 use crate::nodes::{Nodes, Tally};
-use crate::perft::{per_root, run_tasks, split, wide};
-use crate::position::{Board, Position};
-use crate::tt::{RecordTable, Records, TableError};
+use crate::perft::{
+    BoardLeaf, Build, Leaf, OneByOne, count_leaves, per_root, perft_2_as, run_tasks, split,
+};
+use crate::position::{Board, CastlePaths, Position};
+use crate::tt::{NarrowRecords, RecordTable, Records, TableError};
 use crate::types::{Color, Move, MoveKind, PieceKind, Square};
 use std::marker::PhantomData;
 use std::ops::{Add, AddAssign};
@@ -208,40 +211,43 @@ pub fn stats<S: Sliders>(pos: &mut Position, depth: u32) -> Stats {
 }
 
 /// [`stats`] through `table` if there is one: interior nodes of depth 2 and more are looked up
-/// and stored. Subtrees of [`NARROW_DEPTH`](crate::perft::NARROW_DEPTH) plies or fewer are added up in `u64`, deeper ones
-/// in [`Nodes`].
+/// and stored. The walk is perft's ([`count_leaves`]), in the widest copy of the code the CPU
+/// runs, with [`Statistics`] at its leaves.
 fn count<S: Sliders>(pos: &mut Position, depth: u32, table: Option<&StatsTable>) -> Stats {
-    wide::<S, Stats, StatsTable, _>(pos, depth, table, &mut |p, d| {
-        narrow::<S>(p, d, table.map(|t| &t.narrow)).widen()
-    })
+    count_leaves::<S, Statistics>(pos, depth, table, Simd::detect())
 }
 
-/// [`count`] of a subtree of at most [`NARROW_DEPTH`](crate::perft::NARROW_DEPTH) plies.
-fn narrow<S: Sliders>(
-    pos: &mut Position,
-    depth: u32,
-    table: Option<&RecordTable<Stats<u64>>>,
-) -> Stats<u64> {
-    match depth {
-        0 => return Stats::ONE,
-        1 => return leaf_stats::<S>(pos),
-        _ => {}
+/// The statistics as perft's walk adds them up: each subtree of at most
+/// [`NARROW_DEPTH`](crate::perft::NARROW_DEPTH) plies in `u64` fields, deeper ones in
+/// [`Nodes`]; the last two plies in one pass, each child board of a depth-2 node classified
+/// by [`leaf_stats_on`] with no move made.
+pub(crate) struct Statistics;
+
+impl Leaf for Statistics {
+    type Narrow = Stats<u64>;
+    type Wide = Stats;
+    type Table = StatsTable;
+    const LANES: bool = false;
+    const ROOT: Stats<u64> = Stats::ONE;
+    #[inline(always)]
+    fn widen(st: Stats<u64>) -> Stats {
+        st.widen()
     }
-    let keys = (pos.key(), pos.key2());
-    if let Some(st) = table.and_then(|t| t.probe(keys, depth)) {
-        return st;
+    #[inline(always)]
+    fn one_ply<S: Sliders, B: Build>(pos: &mut Position) -> Stats<u64> {
+        B::leaf::<S, Self>(pos.board(), pos.castle_path_table())
     }
-    let moves = movegen::legal_moves::<S>(pos);
-    let mut total = Stats::default();
-    for &mv in &moves {
-        let undo = pos.make(mv);
-        total += narrow::<S>(pos, depth - 1, table);
-        pos.unmake(mv, &undo);
+    #[inline(always)]
+    fn two_plies<S: Sliders, B: Build>(pos: &mut Position) -> Stats<u64> {
+        perft_2_as::<S, B, Self, _>(pos, OneByOne(Stats::default()))
     }
-    if let Some(t) = table {
-        t.store(keys, depth, total);
+}
+
+impl BoardLeaf for Statistics {
+    #[inline(always)]
+    fn on_board<S: Sliders>(board: &Board, paths: &CastlePaths) -> Stats<u64> {
+        leaf_stats_on::<S>(board, paths)
     }
-    total
 }
 
 /// The pieces of the side to move that stand alone between one of its sliders and the enemy
@@ -267,14 +273,22 @@ fn discoverers(board: &Board, us: Color) -> Bitboard {
 /// The statistics of the leaves one ply below `pos`: its legal moves, classified from the
 /// generator's target sets (see the module documentation).
 pub fn leaf_stats<S: Sliders>(pos: &Position) -> Stats<u64> {
-    let board = pos.board();
+    leaf_stats_on::<S>(pos.board(), pos.castle_path_table())
+}
+
+/// [`leaf_stats`] of a bare board, with the game's castling paths.
+#[inline(always)]
+pub fn leaf_stats_on<S: Sliders>(board: &Board, paths: &CastlePaths) -> Stats<u64> {
     let us = board.side_to_move();
     let eksq = board.king(!us);
     let occupied = board.occupied();
     let bishop_sq = S::bishop(eksq, occupied);
     let rook_sq = S::rook(eksq, occupied);
+    let mut st = Stats::default();
     let mut sink = LeafSink::<S> {
-        pos,
+        board,
+        paths,
+        enemies: board.color(!us),
         eksq,
         check_squares: [
             attacks::pawn(!us, eksq),
@@ -285,79 +299,101 @@ pub fn leaf_stats<S: Sliders>(pos: &Position) -> Stats<u64> {
             Bitboard::EMPTY,
         ],
         discoverers: discoverers(board, us),
-        st: Stats::default(),
+        moves: 0,
+        st: &mut st,
         sliders: PhantomData,
     };
-    movegen::generate::<S, _, true>(pos, &mut sink);
-    sink.st
+    movegen::generate_on::<S, _, true>(board, paths, &mut sink);
+    let moves = sink.moves;
+    Stats {
+        nodes: moves & u64::from(u32::MAX),
+        captures: moves >> 32,
+        ..st
+    }
 }
 
 /// The generator's sink at the leaves' parent: counts from target sets, and plays (on a copy of
 /// the board) only the moves that may give check.
-struct LeafSink<'a, S> {
-    pos: &'a Position,
+struct LeafSink<'a, 'b, S> {
+    board: &'a Board,
+    paths: &'a CastlePaths,
+    /// The enemy pieces.
+    enemies: Bitboard,
     eksq: Square,
     /// By piece kind: the squares from which that kind attacks the enemy king.
     check_squares: [Bitboard; 6],
     discoverers: Bitboard,
-    st: Stats<u64>,
+    /// The two counts every move adds to, in one word: the moves in the low half, the captures
+    /// in the high half (each below 2^32). Kept apart from the record the played moves add to,
+    /// and one word, so that it stays in a register: as two fields of the record, every update
+    /// was a load and a store the next one waited on.
+    moves: u64,
+    /// The rarer fields, added to by the played moves' leaves; its `nodes` and `captures` stay 0.
+    st: &'b mut Stats<u64>,
     sliders: PhantomData<S>,
 }
 
-impl<S: Sliders> LeafSink<'_, S> {
-    /// Classifies the leaf `play` makes on a copy of the board; `dest` holds the moved piece.
+impl<S: Sliders> LeafSink<'_, '_, S> {
+    /// Classifies the leaf the move from `from` to `to` leads to (see [`play_and_record`]).
     #[inline(always)]
-    fn play(&mut self, dest: Square, play: impl FnOnce(&Position, &mut Board)) {
-        let mut child = *self.pos.board();
-        play(self.pos, &mut child);
-        record::<S>(&child, self.pos, dest, &mut self.st);
+    fn play(&mut self, from: Square, to: Square, how: Play) {
+        play_and_record::<S>(self.board, self.paths, from, to, how, self.st);
     }
 
     /// The pawn moves of one group (`targets`, each reached from `delta` behind) that may give
     /// check: onto a pawn check square, or off a discovery line.
     #[inline(always)]
-    fn pawn_group(&mut self, targets: Bitboard, delta: i8, kind: MoveKind) {
+    fn pawn_group(&mut self, targets: Bitboard, delta: i8, how: Play) {
         let maybe =
             targets & (self.check_squares[PieceKind::Pawn.index()] | self.discoverers.shift(delta));
         for to in maybe {
-            let from = to.offset(-delta);
-            self.play(to, |pos, b| match kind {
-                MoveKind::DoublePush => pos.play_double_push_on(from, to, b),
-                _ => {
-                    pos.play_piece_move_on(PieceKind::Pawn, from, to, kind == MoveKind::Capture, b)
-                }
-            });
+            self.play(to.offset(-delta), to, how);
         }
     }
 }
 
-impl<S: Sliders> Sink for LeafSink<'_, S> {
+impl<S: Sliders> Sink for LeafSink<'_, '_, S> {
     #[inline(always)]
     fn piece_moves(&mut self, kind: PieceKind, from: Square, targets: Bitboard, enemies: Bitboard) {
-        self.st.nodes += targets.count() as u64;
-        self.st.captures += (targets & enemies).count() as u64;
+        self.moves += tally(targets.count(), (targets & enemies).count());
         let mut maybe = targets & self.check_squares[kind.index()];
         if self.discoverers.contains(from) {
             maybe |= targets - attacks::line(from, self.eksq);
         }
         for to in maybe {
             let capture = enemies.contains(to);
-            self.play(to, |pos, b| {
-                pos.play_piece_move_on(kind, from, to, capture, b)
-            });
+            self.play(from, to, Play::Piece { kind, capture });
         }
+    }
+
+    /// Knights and sliders come as if none were pinned: the pinned ones' impossible moves are
+    /// taken back here (and [`play_and_record`] records no check of theirs).
+    const TOTALS: bool = true;
+    #[inline(always)]
+    fn retract(&mut self, targets: Bitboard) {
+        self.moves -= tally(targets.count(), (targets & self.enemies).count());
     }
 
     #[inline(always)]
     fn pawns(&mut self, t: &PawnTargets) {
         let last = t.last;
         let (single, east, west) = (t.single - last, t.east - last, t.west - last);
-        self.st.nodes += (single.count() + t.double.count() + east.count() + west.count()) as u64;
-        self.st.captures += (east.count() + west.count()) as u64;
-        self.pawn_group(single, t.up, MoveKind::Quiet);
-        self.pawn_group(t.double, 2 * t.up, MoveKind::DoublePush);
-        self.pawn_group(east, t.up_east, MoveKind::Capture);
-        self.pawn_group(west, t.up_west, MoveKind::Capture);
+        let captures = east.count() + west.count();
+        self.moves += tally(single.count() + t.double.count() + captures, captures);
+        let (quiet, capture) = (
+            Play::Piece {
+                kind: PieceKind::Pawn,
+                capture: false,
+            },
+            Play::Piece {
+                kind: PieceKind::Pawn,
+                capture: true,
+            },
+        );
+        self.pawn_group(single, t.up, quiet);
+        self.pawn_group(t.double, 2 * t.up, Play::DoublePush);
+        self.pawn_group(east, t.up_east, capture);
+        self.pawn_group(west, t.up_west, capture);
         if ((t.single | t.east | t.west) & last).any() {
             // Promotions are rare: each is played.
             for (targets, delta, capture) in [
@@ -368,12 +404,9 @@ impl<S: Sliders> Sink for LeafSink<'_, S> {
                 for to in targets {
                     let from = to.offset(-delta);
                     for piece in PROMOTIONS {
-                        self.st.nodes += 1;
+                        self.moves += tally(1, u32::from(capture));
                         self.st.promotions += 1;
-                        self.st.captures += u64::from(capture);
-                        self.play(to, |pos, b| {
-                            pos.play_promotion_on(from, to, piece, capture, b)
-                        });
+                        self.play(from, to, Play::Promotion { piece, capture });
                     }
                 }
             }
@@ -383,15 +416,91 @@ impl<S: Sliders> Sink for LeafSink<'_, S> {
     /// En passant and castling: counted and played.
     #[inline(always)]
     fn single(&mut self, mv: Move) {
-        self.st.nodes += 1;
         if mv.kind() == MoveKind::Castle {
+            self.moves += tally(1, 0);
             self.st.castles += 1;
         } else {
-            self.st.captures += 1;
+            self.moves += tally(1, 1);
             self.st.enpassants += 1;
         }
-        self.play(moved_to(mv), |pos, b| pos.play_on(mv, b));
+        self.play(mv.from(), mv.to(), Play::Special(mv));
     }
+}
+
+/// How [`play_and_record`] plays a move.
+#[derive(Clone, Copy)]
+enum Play {
+    /// The piece of `kind` goes (no double push, promotion, en passant or castle), taking what
+    /// stands on the destination if `capture`.
+    Piece {
+        kind: PieceKind,
+        capture: bool,
+    },
+    DoublePush,
+    Promotion {
+        piece: PieceKind,
+        capture: bool,
+    },
+    /// En passant or castling.
+    Special(Move),
+}
+
+/// Plays the move from `from` to `to` (`how`) on a copy of `board` and counts its leaf's check
+/// and mate, if any ([`record`]). Out of line: the played moves are few (about one leaf in a
+/// hundred gives check), and the pass that counts the others stays small (with this inlined at
+/// each of its play sites it was some 45 KB, and slower).
+///
+/// The generator gives knights and sliders as if none were pinned (the sink's `TOTALS`) and
+/// takes back the pinned ones' impossible moves afterwards; such a move that leaves a line
+/// through the mover's king is tested on the child, and not recorded if that king is attacked.
+#[inline(never)]
+fn play_and_record<S: Sliders>(
+    board: &Board,
+    paths: &CastlePaths,
+    from: Square,
+    to: Square,
+    how: Play,
+    st: &mut Stats<u64>,
+) {
+    let mut child = *board;
+    let dest = match how {
+        Play::Piece { kind, capture } => {
+            board.play_piece_move_on(kind, from, to, capture, &mut child);
+            if matches!(
+                kind,
+                PieceKind::Knight | PieceKind::Bishop | PieceKind::Rook | PieceKind::Queen
+            ) {
+                let ksq = board.king(board.side_to_move());
+                let line = attacks::line(ksq, from);
+                if line.any()
+                    && !line.contains(to)
+                    && child.is_attacked_by::<S>(ksq, child.side_to_move(), child.occupied())
+                {
+                    return;
+                }
+            }
+            to
+        }
+        Play::DoublePush => {
+            board.play_double_push_on(from, to, &mut child);
+            to
+        }
+        Play::Promotion { piece, capture } => {
+            board.play_promotion_on(from, to, piece, capture, &mut child);
+            to
+        }
+        Play::Special(mv) => {
+            board.play_special_on(mv, &mut child);
+            moved_to(mv)
+        }
+    };
+    record::<S>(&child, paths, dest, st);
+}
+
+/// `moves` moves of which `captures` capture, as [`LeafSink`] adds them up.
+#[inline(always)]
+fn tally(moves: u32, captures: u32) -> u64 {
+    u64::from(moves) | u64::from(captures) << 32
 }
 
 const PROMOTIONS: [PieceKind; 4] = [
@@ -401,19 +510,18 @@ const PROMOTIONS: [PieceKind; 4] = [
     PieceKind::Knight,
 ];
 
-/// Counts the leaf `child` (reached from `parent` by a move whose moved piece stands on `dest`)
-/// if it is in check: by kind of check, and as a mate when it has no legal move. Out of line:
-/// inlined at each of the sink's play sites, the reply count made the leaf pass's code some
-/// 300 KB, slower than the call it saves.
-#[inline(never)]
-fn record<S: Sliders>(child: &Board, parent: &Position, dest: Square, st: &mut Stats<u64>) {
+/// Counts the leaf `child` (reached by a move whose moved piece stands on `dest`; `paths`, the
+/// game's castling paths) if it is in check: by kind of check, and as a mate when it has no
+/// legal move.
+#[inline(always)]
+fn record<S: Sliders>(child: &Board, paths: &CastlePaths, dest: Square, st: &mut Stats<u64>) {
     let checkers = child.checkers();
     if checkers.is_empty() {
         return;
     }
     let direct = checkers.contains(dest);
     let double = checkers.more_than_one();
-    let mate = !has_reply::<S>(child, parent);
+    let mate = !has_reply::<S>(child, paths);
     let field = match (double, direct, mate) {
         (false, true, false) => &mut st.direct_checks,
         (false, false, false) => &mut st.single_discovered_checks,
@@ -431,7 +539,7 @@ fn record<S: Sliders>(child: &Board, parent: &Position, dest: Square, st: &mut S
 /// aside: a king step to a square no enemy piece attacks (the king lifted off the board, so
 /// sliders see through its square) answers at once; otherwise the replies are counted.
 #[inline(always)]
-fn has_reply<S: Sliders>(child: &Board, parent: &Position) -> bool {
+fn has_reply<S: Sliders>(child: &Board, paths: &CastlePaths) -> bool {
     let us = child.side_to_move();
     let ksq = child.king(us);
     let occupied = child.occupied() - Bitboard::from_square(ksq);
@@ -440,7 +548,7 @@ fn has_reply<S: Sliders>(child: &Board, parent: &Position) -> bool {
             return true;
         }
     }
-    movegen::count_legal_on::<S>(child, parent.castle_path_table()) > 0
+    movegen::count_legal_on::<S>(child, paths) > 0
 }
 
 /// The statistics of the one leaf `mv` (a legal move of `pos`) leads to, the move played
@@ -462,7 +570,12 @@ fn move_stats<S: Sliders>(pos: &Position, mv: Move) -> Stats<u64> {
 
 /// Plays `mv` on a copy of the board and counts the leaf's check and mate, if any.
 fn classify<S: Sliders>(pos: &Position, mv: Move, st: &mut Stats<u64>) {
-    record::<S>(&pos.board_after(mv), pos, moved_to(mv), st);
+    record::<S>(
+        &pos.board_after(mv),
+        pos.castle_path_table(),
+        moved_to(mv),
+        st,
+    );
 }
 
 /// Where the *moved piece* of `mv` stands after it: the castling rook's square for a castle,
@@ -520,6 +633,21 @@ impl Records<Stats> for StatsTable {
             }
             None => self.wide.store(keys, depth, st),
         }
+    }
+}
+
+/// The subtrees of at most [`NARROW_DEPTH`](crate::perft::NARROW_DEPTH) plies keep their
+/// records in the narrow part.
+impl NarrowRecords<Stats<u64>> for StatsTable {
+    #[inline(always)]
+    fn prefetch(&self, key1: u64, depth: u32) {
+        self.narrow.prefetch(key1, depth);
+    }
+    fn probe_narrow(&self, keys: (u64, u64), depth: u32) -> Option<Stats<u64>> {
+        self.narrow.probe(keys, depth)
+    }
+    fn store_narrow(&self, keys: (u64, u64), depth: u32, st: Stats<u64>) {
+        self.narrow.store(keys, depth, st);
     }
 }
 

@@ -315,6 +315,50 @@ impl Table {
     }
 }
 
+/// Where the plies of a subtree of at most [`crate::perft::NARROW_DEPTH`] plies keep their
+/// records, `u64` words for counts or statistics (see `perft::hashed_inner`): looked up from
+/// depth 2 on, children's buckets loaded ahead of their probes.
+pub trait NarrowRecords<N> {
+    /// Starts loading the bucket a probe for `key1` at `depth` reads (a hint; changes no result).
+    fn prefetch(&self, key1: u64, depth: u32);
+    /// The record stored for the position with keys `keys` at `depth`, if any.
+    fn probe_narrow(&self, keys: (u64, u64), depth: u32) -> Option<N>;
+    /// Stores the record of the position with keys `keys` at `depth`.
+    fn store_narrow(&self, keys: (u64, u64), depth: u32, record: N);
+}
+
+impl NarrowRecords<u64> for Table {
+    #[inline(always)]
+    fn prefetch(&self, key1: u64, depth: u32) {
+        Table::prefetch(self, key1, depth);
+    }
+    #[inline(always)]
+    fn probe_narrow(&self, (key1, key2): (u64, u64), depth: u32) -> Option<u64> {
+        self.probe(key1, key2, depth)
+    }
+    #[inline(always)]
+    fn store_narrow(&self, (key1, key2): (u64, u64), depth: u32, nodes: u64) {
+        self.store(key1, key2, depth, nodes);
+    }
+}
+
+impl<R: Copy> NarrowRecords<R> for RecordTable<R> {
+    #[inline(always)]
+    fn prefetch(&self, key1: u64, depth: u32) {
+        let bucket = bucket_of(&self.buckets, with_depth(key1, depth));
+        prefetch_lines(
+            bucket,
+            std::mem::size_of::<RecordBucket<R>>().div_ceil(LINE),
+        );
+    }
+    fn probe_narrow(&self, keys: (u64, u64), depth: u32) -> Option<R> {
+        self.probe(keys, depth)
+    }
+    fn store_narrow(&self, keys: (u64, u64), depth: u32, record: R) {
+        self.store(keys, depth, record);
+    }
+}
+
 /// Where the plies above [`crate::perft::NARROW_DEPTH`] keep their records (see
 /// `perft::wide`).
 pub trait Records<R> {

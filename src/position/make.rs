@@ -261,40 +261,21 @@ impl Position {
     /// waited on store forwarding at the head of every move's chain.
     #[inline(always)]
     pub fn play_on(&self, mv: Move, b: &mut Board) {
-        let us = self.side_to_move();
-        let (from, to) = (mv.from(), mv.to());
-        let (fb, tb) = (Bitboard::from_square(from), Bitboard::from_square(to));
+        let from = mv.from();
         let Some(piece) = self.squares[from.index()] else {
             debug_assert!(false, "play_on: no piece on {from}");
             return;
         };
         match mv.kind() {
-            MoveKind::Quiet => self.play_piece_move_on(piece.kind, from, to, false, b),
-            MoveKind::Capture => self.play_piece_move_on(piece.kind, from, to, true, b),
-            MoveKind::DoublePush => self.play_double_push_on(from, to, b),
-            MoveKind::EnPassant => {
-                let vb = Bitboard::from_square(to.offset(-us.forward()));
-                b.by_kind[PieceKind::Pawn.index()] ^= fb | tb | vb;
-                b.by_color[us.index()] ^= fb | tb;
-                b.by_color[(!us).index()] ^= vb;
-                finish(&self.board, b, from, to, false, None);
-            }
+            MoveKind::Quiet => self.play_piece_move_on(piece.kind, from, mv.to(), false, b),
+            MoveKind::Capture => self.play_piece_move_on(piece.kind, from, mv.to(), true, b),
+            MoveKind::DoublePush => self.play_double_push_on(from, mv.to(), b),
             MoveKind::Promotion | MoveKind::PromotionCapture => {
                 let promoted = mv.promotion_piece().unwrap_or(PieceKind::Queen);
                 let capture = mv.kind() == MoveKind::PromotionCapture;
-                self.play_promotion_on(from, to, promoted, capture, b);
+                self.play_promotion_on(from, mv.to(), promoted, capture, b);
             }
-            MoveKind::Castle => {
-                // Exclusive-or moves both pieces right even when, in Chess960, the king lands
-                // where the rook stood or the rook where the king stood.
-                let kb = Bitboard::from_square(mv.castle_king_to());
-                let rb = Bitboard::from_square(mv.castle_rook_to());
-                b.by_kind[PieceKind::King.index()] ^= fb ^ kb;
-                b.by_kind[PieceKind::Rook.index()] ^= tb ^ rb;
-                b.by_color[us.index()] ^= fb ^ tb ^ kb ^ rb;
-                b.kings[us.index()] = mv.castle_king_to();
-                finish(&self.board, b, from, to, true, None);
-            }
+            MoveKind::EnPassant | MoveKind::Castle => self.board.play_special_on(mv, b),
         }
     }
 
@@ -315,17 +296,164 @@ impl Position {
         capture: bool,
         b: &mut Board,
     ) {
-        self.write_move_on(kind, kind, from, to, capture, None, b);
+        let victim = self.victim(to, capture);
+        self.board
+            .write_move_on(victim, kind, kind, from, to, capture, None, b);
     }
 
-    /// Writes into `b` this position's board after the piece of kind `moved` leaves `from` and
-    /// a piece of kind `lands` (the same, or what a pawn promotes to) arrives on `to`, taking
-    /// what stands there if `capture`, with `ep` as the new en-passant square. Every field of
-    /// `b` is written; nothing of it is read.
+    /// [`Position::play_on`] for a pawn's double push from `from` to `to`. Writes every field
+    /// of `b`.
+    #[inline(always)]
+    pub(crate) fn play_double_push_on(&self, from: Square, to: Square, b: &mut Board) {
+        self.board.play_double_push_on(from, to, b);
+    }
+
+    /// [`Position::play_on`] for a pawn's promotion to `promoted` on `to`; `capture` if `to`
+    /// holds an enemy piece. Writes every field of `b`.
+    #[inline(always)]
+    pub(crate) fn play_promotion_on(
+        &self,
+        from: Square,
+        to: Square,
+        promoted: PieceKind,
+        capture: bool,
+        b: &mut Board,
+    ) {
+        let victim = self.victim(to, capture);
+        self.board.write_move_on(
+            victim,
+            PieceKind::Pawn,
+            promoted,
+            from,
+            to,
+            capture,
+            None,
+            b,
+        );
+    }
+
+    /// The index of the kind of piece a move to `to` takes (`capture`), read from the
+    /// square-by-square board; [`NO_VICTIM`] for a move that takes nothing.
+    #[inline(always)]
+    fn victim(&self, to: Square, capture: bool) -> usize {
+        match self.squares[to.index()] {
+            Some(v) if capture => v.kind.index(),
+            _ => NO_VICTIM,
+        }
+    }
+}
+
+/// The victim index of a move that takes nothing: an index no piece kind has, so that the
+/// player's loop over the kinds selects by comparison, with no store to a computed address.
+const NO_VICTIM: usize = PieceKind::ALL.len();
+
+/// The move players on a bare [`Board`], for code that has no square-by-square board: the
+/// piece a move takes is found in the kind bitboards (a few tests, where [`Position`]'s players
+/// read one square). The statistics' leaf pass plays its checking moves with these.
+impl Board {
+    /// The board after the piece of `kind` moves from `from` to `to` (no double push, en
+    /// passant, promotion or castling), taking what stands there if `capture`.
+    #[inline(always)]
+    pub(crate) fn play_piece_move_on(
+        &self,
+        kind: PieceKind,
+        from: Square,
+        to: Square,
+        capture: bool,
+        b: &mut Board,
+    ) {
+        let victim = self.victim(to, capture);
+        self.write_move_on(victim, kind, kind, from, to, capture, None, b);
+    }
+
+    /// The board after a pawn's double push from `from` to `to`.
+    #[inline(always)]
+    pub(crate) fn play_double_push_on(&self, from: Square, to: Square, b: &mut Board) {
+        let ep = self.ep_after_double_push(from);
+        self.write_move_on(
+            NO_VICTIM,
+            PieceKind::Pawn,
+            PieceKind::Pawn,
+            from,
+            to,
+            false,
+            ep,
+            b,
+        );
+    }
+
+    /// The board after a pawn's promotion to `promoted` on `to`, taking what stands there if
+    /// `capture`.
+    #[inline(always)]
+    pub(crate) fn play_promotion_on(
+        &self,
+        from: Square,
+        to: Square,
+        promoted: PieceKind,
+        capture: bool,
+        b: &mut Board,
+    ) {
+        let victim = self.victim(to, capture);
+        self.write_move_on(
+            victim,
+            PieceKind::Pawn,
+            promoted,
+            from,
+            to,
+            capture,
+            None,
+            b,
+        );
+    }
+
+    /// An en-passant capture or a castle played on `b`, which must be a copy of this board.
+    #[inline(always)]
+    pub(crate) fn play_special_on(&self, mv: Move, b: &mut Board) {
+        let us = self.side;
+        let (from, to) = (mv.from(), mv.to());
+        let (fb, tb) = (Bitboard::from_square(from), Bitboard::from_square(to));
+        if mv.kind() == MoveKind::EnPassant {
+            let vb = Bitboard::from_square(to.offset(-us.forward()));
+            b.by_kind[PieceKind::Pawn.index()] ^= fb | tb | vb;
+            b.by_color[us.index()] ^= fb | tb;
+            b.by_color[(!us).index()] ^= vb;
+            finish(self, b, from, to, false, None);
+        } else {
+            debug_assert_eq!(mv.kind(), MoveKind::Castle);
+            // Exclusive-or moves both pieces right even when, in Chess960, the king lands
+            // where the rook stood or the rook where the king stood.
+            let kb = Bitboard::from_square(mv.castle_king_to());
+            let rb = Bitboard::from_square(mv.castle_rook_to());
+            b.by_kind[PieceKind::King.index()] ^= fb ^ kb;
+            b.by_kind[PieceKind::Rook.index()] ^= tb ^ rb;
+            b.by_color[us.index()] ^= fb ^ tb ^ kb ^ rb;
+            b.kings[us.index()] = mv.castle_king_to();
+            finish(self, b, from, to, true, None);
+        }
+    }
+
+    /// The index of the kind of piece a move to `to` takes (`capture`), found in the kind
+    /// bitboards; [`NO_VICTIM`] for a move that takes nothing.
+    #[inline(always)]
+    fn victim(&self, to: Square, capture: bool) -> usize {
+        if !capture {
+            return NO_VICTIM;
+        }
+        self.by_kind
+            .iter()
+            .position(|k| k.contains(to))
+            .unwrap_or(NO_VICTIM)
+    }
+
+    /// Writes into `b` this board after the piece of kind `moved` leaves `from` and a piece of
+    /// kind `lands` (the same, or what a pawn promotes to) arrives on `to`, taking what stands
+    /// there (of the kind index `victim`) if `capture`, with `ep` as the new en-passant square.
+    /// Every field of `b` is written; nothing of it is read.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn write_move_on(
         &self,
+        victim: usize,
         moved: PieceKind,
         lands: PieceKind,
         from: Square,
@@ -334,19 +462,11 @@ impl Position {
         ep: Option<Square>,
         b: &mut Board,
     ) {
-        let p = &self.board;
-        let us = p.side;
+        let us = self.side;
         let (fb, tb) = (Bitboard::from_square(from), Bitboard::from_square(to));
-        // The captured piece's kind, or an index no kind has: the loop below then selects by
-        // comparison, with no store to a computed address.
-        const NONE: usize = PieceKind::ALL.len();
-        let victim = match self.squares[to.index()] {
-            Some(v) if capture => v.kind.index(),
-            _ => NONE,
-        };
         let mut k = [Bitboard::EMPTY; PieceKind::ALL.len()];
         for (i, slot) in k.iter_mut().enumerate() {
-            let mut v = p.by_kind[i];
+            let mut v = self.by_kind[i];
             if i == moved.index() {
                 v ^= fb;
             }
@@ -361,36 +481,14 @@ impl Position {
         b.by_kind = k;
         let (ours, taken) = (fb | tb, if capture { tb } else { Bitboard::EMPTY });
         b.by_color = match us {
-            Color::White => [p.by_color[0] ^ ours, p.by_color[1] ^ taken],
-            Color::Black => [p.by_color[0] ^ taken, p.by_color[1] ^ ours],
+            Color::White => [self.by_color[0] ^ ours, self.by_color[1] ^ taken],
+            Color::Black => [self.by_color[0] ^ taken, self.by_color[1] ^ ours],
         };
-        b.kings = p.kings;
+        b.kings = self.kings;
         if moved == PieceKind::King {
             b.kings[us.index()] = to;
         }
-        finish(p, b, from, to, moved == PieceKind::King, ep);
-    }
-
-    /// [`Position::play_on`] for a pawn's double push from `from` to `to`. Writes every field
-    /// of `b`.
-    #[inline(always)]
-    pub(crate) fn play_double_push_on(&self, from: Square, to: Square, b: &mut Board) {
-        let ep = self.board.ep_after_double_push(from);
-        self.write_move_on(PieceKind::Pawn, PieceKind::Pawn, from, to, false, ep, b);
-    }
-
-    /// [`Position::play_on`] for a pawn's promotion to `promoted` on `to`; `capture` if `to`
-    /// holds an enemy piece. Writes every field of `b`.
-    #[inline(always)]
-    pub(crate) fn play_promotion_on(
-        &self,
-        from: Square,
-        to: Square,
-        promoted: PieceKind,
-        capture: bool,
-        b: &mut Board,
-    ) {
-        self.write_move_on(PieceKind::Pawn, promoted, from, to, capture, None, b);
+        finish(self, b, from, to, moved == PieceKind::King, ep);
     }
 }
 
