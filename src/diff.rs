@@ -7,11 +7,11 @@
 //! belongs to ([`MoveClass`]). Over a suite ([`diff_position`], [`Tally`]) the classes of every
 //! failure add up to the table that tells an author which rule is broken.
 
-use crate::attacks::Magic;
+use crate::attacks::Sliders;
 use crate::engine::{Divide, Engine, EngineError};
 use crate::epd::EpdEntry;
 use crate::nodes::Nodes;
-use crate::perft::{Cancelled, Counting, Options, Watch, divide_watched};
+use crate::perft::{Cancelled, Options, Watch, divide_watched};
 use crate::position::Position;
 use crate::suite::{Limits, SkipReason};
 use crate::types::{Color, Move, PieceKind, Square};
@@ -238,18 +238,14 @@ pub struct Report {
     pub outcome: Outcome,
 }
 
-/// Our divide of `pos` on `threads` threads, which `watch` follows: UCI name to (move, count).
-fn our_divide(
+/// Our divide of `pos` counted with `opts`, which `watch` follows: UCI name to (move, count).
+fn our_divide<S: Sliders>(
     pos: &Position,
     depth: u32,
-    threads: usize,
+    opts: Options<'_>,
     watch: &Watch,
 ) -> Result<BTreeMap<String, (Move, Nodes)>, Cancelled> {
-    let opts = Options {
-        threads,
-        ..Options::single(Counting::Bulk)
-    };
-    Ok(divide_watched::<Magic>(pos, depth, opts, watch)?
+    Ok(divide_watched::<S>(pos, depth, opts, watch)?
         .into_iter()
         .map(|(mv, n)| (mv.to_uci(pos.is_chess960()), (mv, n)))
         .collect())
@@ -268,62 +264,64 @@ pub enum Stopped {
 /// position where `engine` and our generator disagree on the legal moves. `first`, if given, is
 /// the engine's answer for the starting query, already asked. The only error is an engine that
 /// cannot be started again; every other failure of the engine is an [`Outcome::EngineFailed`].
-pub fn find_divergence(
+/// Our divides are counted with `opts` (threads, table, code: any counting gives the same
+/// counts).
+pub fn find_divergence<S: Sliders>(
     engine: &mut Engine,
     root: &Position,
     moves: &[String],
     depth: u32,
     first: Option<Divide>,
+    opts: Options<'_>,
 ) -> Result<Report, EngineError> {
     // A watch no one holds: never cancelled.
     let watch = Watch::new();
     let ours = Ours {
-        threads: 1,
+        opts,
         watch: &watch,
     };
-    descend(engine, root, moves, depth, first, ours, &mut |_, _| {}).map_err(|e| match e {
+    descend::<S>(engine, root, moves, depth, first, ours, &mut |_, _| {}).map_err(|e| match e {
         Stopped::Engine(e) => e,
         Stopped::Cancelled => unreachable!("a watch no one holds is never cancelled"),
     })
 }
 
 /// [`find_divergence`] that `watch` can stop and follows through each of our divides (counted
-/// on `threads` threads), telling `step` the moves and depth of each position before it is
-/// compared.
-pub fn find_divergence_watched(
+/// with `opts`), telling `step` the moves and depth of each position before it is compared.
+pub fn find_divergence_watched<S: Sliders>(
     engine: &mut Engine,
     root: &Position,
     moves: &[String],
     depth: u32,
-    threads: usize,
+    opts: Options<'_>,
     watch: &Watch,
     step: &mut dyn FnMut(&[String], u32),
 ) -> Result<Report, Stopped> {
-    let ours = Ours { threads, watch };
-    descend(engine, root, moves, depth, None, ours, step)
+    let ours = Ours { opts, watch };
+    descend::<S>(engine, root, moves, depth, None, ours, step)
 }
 
-/// How the descent counts its own divides: on `threads` threads, followed by `watch`.
+/// How the descent counts its own divides: with `opts`, followed by `watch`.
 struct Ours<'a> {
-    threads: usize,
+    opts: Options<'a>,
     watch: &'a Watch,
 }
 
 /// The descent of [`find_divergence`] and [`find_divergence_watched`].
-fn descend(
+fn descend<S: Sliders>(
     engine: &mut Engine,
     root: &Position,
     moves: &[String],
     depth: u32,
     mut first: Option<Divide>,
-    Ours { threads, watch }: Ours<'_>,
+    Ours { opts, watch }: Ours<'_>,
     on_step: &mut dyn FnMut(&[String], u32),
 ) -> Result<Report, Stopped> {
     // Send the FEN in our printing (keeps the castling notation, always 6 fields).
     let root_fen = root.to_fen();
     let mut pos = root.clone();
     for (i, m) in moves.iter().enumerate() {
-        let Ok(mv) = crate::movegen::parse_uci_move::<Magic>(&pos, m) else {
+        let Ok(mv) = crate::movegen::parse_uci_move::<S>(&pos, m) else {
             let error = EngineError::Garbage(format!("move {} ('{m}') is not legal here", i + 1));
             return Ok(Report {
                 steps: Vec::new(),
@@ -343,7 +341,7 @@ fn descend(
     loop {
         on_step(&path, depth);
         let ours =
-            our_divide(&pos, depth, threads, watch).map_err(|Cancelled| Stopped::Cancelled)?;
+            our_divide::<S>(&pos, depth, opts, watch).map_err(|Cancelled| Stopped::Cancelled)?;
         let fen = pos.to_fen();
         let answer = match first.take() {
             Some(answer) => Ok(answer),
@@ -487,13 +485,15 @@ impl PositionDiff {
 
 /// Asks `engine` for every depth of `entry` within `limits`, shallowest first, and compares its
 /// totals with the suite's; at the first difference (or engine failure) descends to the cause and
-/// skips the deeper depths. `progress` gets the suite's count of each depth asked. The only error
+/// skips the deeper depths; our divides are counted with `opts`. `progress` gets the suite's count
+/// of each depth asked. The only error
 /// is an engine that cannot be (re)started.
-pub fn diff_position(
+pub fn diff_position<S: Sliders>(
     engine: &mut Engine,
     entry: &EpdEntry,
     root: &Position,
     limits: Limits,
+    opts: Options<'_>,
     mut progress: impl FnMut(Nodes),
 ) -> Result<PositionDiff, EngineError> {
     let mut counts: Vec<(u32, Nodes)> = entry.counts.iter().copied().filter(|c| c.0 > 0).collect();
@@ -519,7 +519,8 @@ pub fn diff_position(
                 Ok(answer) => {
                     check.engine = Some(answer.total);
                     if answer.total != expected {
-                        let report = find_divergence(engine, root, &[], depth, Some(answer))?;
+                        let report =
+                            find_divergence::<S>(engine, root, &[], depth, Some(answer), opts)?;
                         result.failure = Some((depth, report));
                     }
                 }

@@ -39,7 +39,7 @@ struct Cli {
 enum Command {
     /// Speak UCI on stdin/stdout (uci, isready, ucinewgame, setoption name UCI_Chess960,
     /// position, go perft N, d, quit), so tools that drive engines can use this generator.
-    Uci,
+    Uci(uci::Args),
     /// Find where another engine's perft goes wrong: compare its divide (over UCI or the
     /// perftree contract) with ours, descend into a differing move, and repeat down to the exact
     /// position; with --suite, over every position of a suite file.
@@ -89,7 +89,7 @@ fn main() -> ExitCode {
 
 fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
     match &cli.command {
-        Some(Command::Uci) => return uci::run(),
+        Some(Command::Uci(args)) => return uci::run(args),
         Some(Command::Diff(args)) => return diff::run(args),
         Some(Command::Serve(args)) => return serve::run(args),
         Some(Command::Split(args)) => return shards::split(args),

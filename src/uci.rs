@@ -7,6 +7,7 @@
 
 use crate::attacks::Magic;
 use crate::movegen::parse_uci_move;
+use crate::nodes::Nodes;
 use crate::perft::{Counting, Options, divide_uci};
 use crate::position::{FenError, Position, STARTPOS};
 use std::io::{self, BufRead, Write};
@@ -14,11 +15,27 @@ use std::io::{self, BufRead, Write};
 /// What `go perft` and `d` say after a refused `position` command.
 const NO_POSITION: &str = "no position: the last 'position' command was refused; send a valid one";
 
-/// The engine state between commands.
-pub struct Uci {
+/// How `go perft` counts: the divide of a position at a depth, as (UCI move, count) sorted by
+/// move, or why there is none (said as `info string error: ...`).
+pub type DivideResult = Result<Vec<(String, Nodes)>, String>;
+
+/// The divide of [`Uci::new`]: one thread, no table, the widest code the CPU runs.
+pub type PlainDivide = fn(&Position, u32) -> DivideResult;
+
+fn plain_divide(pos: &Position, depth: u32) -> DivideResult {
+    Ok(divide_uci::<Magic>(
+        pos,
+        depth,
+        Options::single(Counting::Bulk),
+    ))
+}
+
+/// The engine state between commands, and how it counts (`D`, given the position and depth).
+pub struct Uci<D = PlainDivide> {
     /// `None` after a refused `position` command.
     pos: Option<Position>,
     chess960: bool,
+    divide: D,
 }
 
 /// Why a `position` command was not applied.
@@ -51,18 +68,27 @@ pub fn play_moves<'a>(
     Ok(())
 }
 
-impl Default for Uci {
+impl Default for Uci<PlainDivide> {
     fn default() -> Uci {
         Uci::new()
     }
 }
 
-impl Uci {
-    /// A fresh engine at the start position.
-    pub fn new() -> Uci {
+impl Uci<PlainDivide> {
+    /// A fresh engine at the start position that counts on one thread, with no table.
+    pub fn new() -> Uci<PlainDivide> {
+        Uci::with_divide(plain_divide)
+    }
+}
+
+impl<D: FnMut(&Position, u32) -> DivideResult> Uci<D> {
+    /// A fresh engine at the start position whose `go perft` counts with `divide` (the command
+    /// line's counting options: threads, table, sliders, code).
+    pub fn with_divide(divide: D) -> Uci<D> {
         Uci {
             pos: Some(Position::startpos()),
             chess960: false,
+            divide,
         }
     }
 
@@ -135,7 +161,10 @@ impl Uci {
                 match rest.as_slice() {
                     ["perft", d] => match d.parse::<u32>() {
                         Ok(depth) if (1..=64).contains(&depth) => match &self.pos {
-                            Some(pos) => Self::go_perft(pos, depth, out)?,
+                            Some(pos) => match (self.divide)(pos, depth) {
+                                Ok(lines) => go_perft_answer(&lines, out)?,
+                                Err(e) => writeln!(out, "info string error: {e}")?,
+                            },
                             None => writeln!(out, "info string error: {NO_POSITION}")?,
                         },
                         _ => writeln!(out, "info string error: bad perft depth '{d}'")?,
@@ -189,19 +218,19 @@ impl Uci {
         }
         Ok(pos)
     }
+}
 
-    /// Divide in Stockfish's format: `move: count` lines, a blank line, `Nodes searched: N`.
-    fn go_perft(pos: &Position, depth: u32, out: &mut impl Write) -> io::Result<()> {
-        let lines = divide_uci::<Magic>(pos, depth, Options::single(Counting::Bulk));
-        for (mv, n) in &lines {
-            writeln!(out, "{mv}: {n}")?;
-        }
-        writeln!(out)?;
-        writeln!(
-            out,
-            "Nodes searched: {}",
-            lines.iter().map(|l| l.1).sum::<crate::nodes::Nodes>()
-        )?;
-        writeln!(out)
+/// `go perft`'s answer in Stockfish's format: `move: count` lines, a blank line, `Nodes
+/// searched: N`.
+fn go_perft_answer(lines: &[(String, Nodes)], out: &mut impl Write) -> io::Result<()> {
+    for (mv, n) in lines {
+        writeln!(out, "{mv}: {n}")?;
     }
+    writeln!(out)?;
+    writeln!(
+        out,
+        "Nodes searched: {}",
+        lines.iter().map(|l| l.1).sum::<Nodes>()
+    )?;
+    writeln!(out)
 }

@@ -24,8 +24,14 @@ fn text(b: &[u8]) -> String {
 }
 
 fn uci_exchange(input: &str) -> String {
+    uci_exchange_with(&[], input)
+}
+
+/// The answers of `perft uci ARGS` to `input`.
+fn uci_exchange_with(args: &[&str], input: &str) -> String {
     let mut child = Command::new(env!("CARGO_BIN_EXE_perft"))
         .arg("uci")
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
@@ -55,6 +61,29 @@ fn uci_handshake_and_perft() {
     assert!(out.contains("g1f3: 29\n"), "{out}");
     // Counts from Stockfish 15.1 (`position startpos moves e2e4 e7e5`, `go perft 2`).
     assert!(out.contains("\nNodes searched: 835\n"), "{out}");
+}
+
+/// The counting options every count takes (threads, a table for the session or one per query,
+/// another slider implementation, every move made, the one-board code) count the same.
+#[test]
+fn uci_counts_with_the_counting_options() {
+    let input = "position startpos\ngo perft 4\nposition fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/\
+                 1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1\ngo perft 3\nquit\n";
+    for args in [
+        &["--threads", "2", "--hash", "16"][..],
+        &["--hash", "auto", "--no-bulk"],
+        &["--sliders", "classical", "--simd", "none", "--threads", "1"],
+    ] {
+        let out = uci_exchange_with(args, input);
+        assert!(
+            out.contains("\nNodes searched: 197281\n"),
+            "{args:?}: {out}"
+        );
+        assert!(out.contains("\nNodes searched: 97862\n"), "{args:?}: {out}");
+    }
+    let o = perft(&["uci", "--hash", "lots"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("'lots'"), "{}", text(&o.stderr));
 }
 
 #[test]
@@ -159,6 +188,43 @@ fn diff_finds_the_fake_engines_bug() {
         out.contains("depth 4: (root): engine 197279, perft 197281"),
         "{out}"
     );
+}
+
+/// The descent's own divides take the counting options of any count, and find the same bug.
+#[test]
+fn diff_counts_with_the_counting_options() {
+    let engine = common::fake_engine();
+    for extra in [
+        &["--threads", "2", "--hash", "8"][..],
+        &[
+            "--sliders",
+            "classical",
+            "--simd",
+            "none",
+            "--no-bulk",
+            "--hash",
+            "auto",
+        ],
+    ] {
+        let mut args = vec!["diff", "--engine", engine.to_str().unwrap(), "--depth", "4"];
+        args.extend_from_slice(extra);
+        let o = perft(&args);
+        let out = text(&o.stdout);
+        assert_eq!(
+            o.status.code(),
+            Some(1),
+            "{extra:?}: {out}{}",
+            text(&o.stderr)
+        );
+        assert!(
+            out.contains("moves the engine missed:   b8c6"),
+            "{extra:?}: {out}"
+        );
+        assert!(
+            out.contains("depth 4: (root): engine 197279, perft 197281"),
+            "{extra:?}: {out}"
+        );
+    }
 }
 
 #[test]

@@ -1,18 +1,21 @@
 //! `perft diff`: find where another engine's perft goes wrong, at one position or over a suite.
 
-use super::common::{MAX_DEPTH, build_position, move_list};
+use super::common::{CountArgs, MAX_DEPTH, SliderJob, build_position, move_list, with_sliders};
 use super::input::Input;
 use super::progress::Progress;
 use super::serve::report::{self, Entry};
-use super::suite::depth_list;
+use super::suite::{auto_table_size, depth_list};
 use anyhow::{Context, Result, bail};
 use perft::Nodes;
+use perft::attacks::Sliders;
 use perft::diff::{
     ClassifiedMove, MoveClass, Outcome, PositionDiff, Report, Tally, diff_position, find_divergence,
 };
 use perft::engine::{Engine, EngineError, Protocol};
 use perft::epd;
+use perft::perft::{Options, estimate_leaves};
 use perft::suite::{self, Limits};
+use perft::tt::Table;
 use serde::Serialize;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -75,6 +78,10 @@ pub struct Args {
     /// Seconds the engine may take over one query; then it is killed and restarted.
     #[arg(long, default_value_t = 600.0, value_name = "SECONDS")]
     pub timeout: f64,
+
+    /// How our divides are counted, as for any count (the counts are the same either way).
+    #[command(flatten)]
+    pub count: CountArgs,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
@@ -238,9 +245,33 @@ fn descent_and_conclusion(report: &Report) -> (Vec<String>, Vec<String>) {
 }
 
 pub fn run(args: &Args) -> Result<ExitCode> {
-    if let Some(path) = &args.suite {
-        return run_suite(args, path);
+    with_sliders(args.count.slider_choice(), Diff(args))
+}
+
+/// `perft diff` with the slider implementation `S` for our divides.
+struct Diff<'a>(&'a Args);
+
+impl SliderJob for Diff<'_> {
+    fn run<S: Sliders>(self) -> Result<ExitCode> {
+        match &self.0.suite {
+            Some(path) => run_suite::<S>(self.0, path),
+            None => run_one::<S>(self.0),
+        }
     }
+}
+
+/// How our divides are counted (`--threads`, `--hash`, `--simd`...), `table` the one
+/// `--hash` asked for.
+fn options<'t>(args: &Args, table: Option<&'t Table>) -> Result<Options<'t>> {
+    Ok(Options {
+        counting: args.count.counting(),
+        threads: args.count.threads(),
+        table,
+        simd: args.count.simd()?,
+    })
+}
+
+fn run_one<S: Sliders>(args: &Args) -> Result<ExitCode> {
     let fen = args.fen.as_deref().unwrap_or(perft::position::STARTPOS);
     let moves: Vec<String> = move_list(&args.moves)
         .into_iter()
@@ -248,18 +279,22 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         .collect();
     // Validate the input before starting the engine.
     let refs: Vec<&str> = moves.iter().map(String::as_str).collect();
-    build_position(Some(fen), args.chess960, &refs)?;
+    let start = build_position(Some(fen), args.chess960, &refs)?;
     let root = perft::Position::from_fen_with(fen, args.chess960)?;
+    let depth = args.depth.unwrap_or(1);
+    let table = args
+        .count
+        .table(|| estimate_leaves::<S>(&start, depth), depth)?;
+    let opts = options(args, table.as_ref())?;
     let html = args
         .html
         .as_deref()
         .map(report::Report::create)
         .transpose()?;
     let mut engine = args.engine()?;
-    let depth = args.depth.unwrap_or(1);
     let report = engine
         .start()
-        .and_then(|()| find_divergence(&mut engine, &root, &moves, depth, None))?;
+        .and_then(|()| find_divergence::<S>(&mut engine, &root, &moves, depth, None, opts))?;
     if let Some(html) = html {
         let root_fen = root.to_fen();
         let pass = matches!(report.outcome, Outcome::Agree { .. });
@@ -546,7 +581,7 @@ fn kind_table(tally: &Tally) -> Vec<String> {
     lines
 }
 
-fn run_suite(args: &Args, path: &Path) -> Result<ExitCode> {
+fn run_suite<S: Sliders>(args: &Args, path: &Path) -> Result<ExitCode> {
     let limits = Limits {
         max_depth: args.max_depth,
         max_nodes: args.max_nodes,
@@ -557,6 +592,9 @@ fn run_suite(args: &Args, path: &Path) -> Result<ExitCode> {
     if entries.is_empty() {
         bail!("{file_name}: no positions found");
     }
+    let (leaves, depth) = auto_table_size(&limits);
+    let table = args.count.table(|| leaves, depth)?;
+    let opts = options(args, table.as_ref())?;
     let planned: Nodes = entries
         .iter()
         .flatten()
@@ -587,7 +625,7 @@ fn run_suite(args: &Args, path: &Path) -> Result<ExitCode> {
                 Err(e) => (entry.line, format!("invalid FEN: {e}")),
                 Ok(root) => {
                     let advance = |n: Nodes| progress.advance(n);
-                    match diff_position(&mut engine, &entry, &root, limits, advance) {
+                    match diff_position::<S>(&mut engine, &entry, &root, limits, opts, advance) {
                         Ok(d) => {
                             tally.add(&d);
                             if html.is_some() {

@@ -285,21 +285,26 @@ pub struct Suite<'a> {
     pub simd: perft::cpu::Simd,
 }
 
+/// What `--hash auto` sizes a suite's table for: the largest count the limits allow (leaves), at
+/// the depth where a branching factor of 30 reaches it.
+pub(super) fn auto_table_size(limits: &Limits) -> (f64, u32) {
+    let leaves = (limits.max_nodes as f64).min(1e15);
+    // (`max` then `min`, not `clamp`: `--max-depth` may be below 3.)
+    let depth = (leaves.ln() / 30f64.ln())
+        .ceil()
+        .max(3.0)
+        .min(limits.max_depth as f64);
+    (leaves, depth as u32)
+}
+
 impl SliderJob for Suite<'_> {
     fn run<S: Sliders>(self) -> Result<ExitCode> {
         let (common, args, path) = (self.common, self.args, self.path);
         let counting = common.count.counting();
         let limits = args.limits();
         let input = Input::open(path)?;
-        // `--hash auto`: sized for the largest count the limits allow, at the depth where a
-        // branching factor of 30 reaches it.
-        let leaves = (limits.max_nodes as f64).min(1e15);
-        // (`max` then `min`, not `clamp`: `--max-depth` may be below 3.)
-        let depth = (leaves.ln() / 30f64.ln())
-            .ceil()
-            .max(3.0)
-            .min(limits.max_depth as f64);
-        let table = common.count.table(|| leaves, depth as u32)?;
+        let (leaves, depth) = auto_table_size(&limits);
+        let table = common.count.table(|| leaves, depth)?;
         let opts = Options {
             counting,
             threads: common.count.threads(),

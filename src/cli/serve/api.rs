@@ -101,6 +101,17 @@ impl State {
         &self.settings
     }
 
+    /// How every count of this server is made (our divides and the descent's alike): the
+    /// command line's counting options, with the table kept between requests.
+    fn options(&self) -> Options<'_> {
+        Options {
+            counting: self.settings.counting,
+            threads: self.settings.threads,
+            table: self.table.as_ref(),
+            simd: self.settings.simd,
+        }
+    }
+
     /// The count running now, if any (the turn is taken exactly while one runs).
     fn running_job(&self) -> Option<Arc<Job>> {
         let job = lock(&self.running).0.clone();
@@ -248,13 +259,7 @@ pub(super) fn divide<S: Sliders>(state: &State, query: &str) -> Answer {
         return superseded();
     };
     *lock(&job.stage) = format!("our divide at depth {}", q.depth);
-    let opts = Options {
-        counting: state.settings.counting,
-        threads: state.settings.threads,
-        table: state.table.as_ref(),
-        simd: state.settings.simd,
-    };
-    let ours = match divide_watched::<S>(&pos, q.depth, opts, &job.watch) {
+    let ours = match divide_watched::<S>(&pos, q.depth, state.options(), &job.watch) {
         Ok(lines) => lines,
         Err(Cancelled) => return superseded(),
     };
@@ -321,7 +326,7 @@ pub(super) fn divide<S: Sliders>(state: &State, query: &str) -> Answer {
 
 /// `GET /api/diff`: the descent of `perft diff` from the position; the failure found (the
 /// object `perft diff --json` shows), or `null` when the engine agrees.
-pub(super) fn diff(state: &State, query: &str) -> Answer {
+pub(super) fn diff<S: Sliders>(state: &State, query: &str) -> Answer {
     let (q, _) = match Query::parse(query, state.settings.max_depth) {
         Ok(q) => q,
         Err(e) => return Answer::error(400, &e),
@@ -343,12 +348,12 @@ pub(super) fn diff(state: &State, query: &str) -> Answer {
         };
         *lock(&job.stage) = format!("comparing at depth {depth} {place}");
     };
-    let found = find_divergence_watched(
+    let found = find_divergence_watched::<S>(
         &mut lock(engine),
         &q.root,
         &q.moves,
         q.depth,
-        state.settings.threads,
+        state.options(),
         &job.watch,
         &mut step,
     );

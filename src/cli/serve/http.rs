@@ -74,7 +74,7 @@ fn route<S: Sliders>(state: &State, request: &Request) -> Answer {
         Route::File(content_type, text) => Answer::file(content_type, text),
         Route::Info => api::info(state),
         Route::Divide => api::divide::<S>(state, query),
-        Route::Diff => api::diff(state, query),
+        Route::Diff => api::diff::<S>(state, query),
         Route::Progress => api::progress(state),
         Route::Cancel => api::cancel(state),
     }
