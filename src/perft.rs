@@ -45,7 +45,7 @@ pub(crate) trait Leaf {
     /// The total of a subtree of at most [`NARROW_DEPTH`] plies, in `u64` words.
     type Narrow: Copy + Default + AddAssign;
     /// The total of any subtree, exact at any size.
-    type Wide: Copy + Default + AddAssign;
+    type Wide: Copy + Default + AddAssign + Send;
     /// The table a hashed count of this kind keeps its totals in.
     type Table: Records<Self::Wide> + NarrowRecords<Self::Narrow> + Sync;
     /// Whether the last ply is counted in AVX-512 lanes where the copy has them.
@@ -54,6 +54,8 @@ pub(crate) trait Leaf {
     const ROOT: Self::Narrow;
     /// A narrow total as a wide one.
     fn widen(n: Self::Narrow) -> Self::Wide;
+    /// The total of the one leaf the legal move `mv` of `pos` leads to (a divide at depth 1).
+    fn of_move<S: Sliders>(pos: &Position, mv: Move) -> Self::Narrow;
     /// The total of the leaves one ply below `pos`, in the copy `B`.
     fn one_ply<S: Sliders, B: Build>(pos: &mut Position) -> Self::Narrow;
     /// The total of the leaves two plies below `pos`, in the copy `B`.
@@ -80,6 +82,9 @@ impl Leaf for Count {
     #[inline(always)]
     fn widen(n: u64) -> Nodes {
         Nodes::from(n)
+    }
+    fn of_move<S: Sliders>(_: &Position, _: Move) -> u64 {
+        1
     }
     #[inline(always)]
     fn one_ply<S: Sliders, B: Build>(pos: &mut Position) -> u64 {
@@ -111,6 +116,9 @@ impl Leaf for EveryMove {
     #[inline(always)]
     fn widen(n: u64) -> Nodes {
         Nodes::from(n)
+    }
+    fn of_move<S: Sliders>(_: &Position, _: Move) -> u64 {
+        1
     }
     fn one_ply<S: Sliders, B: Build>(pos: &mut Position) -> u64 {
         every_move::<S>(pos, 1)
@@ -359,14 +367,23 @@ impl<S: Sliders, B: Build, L: Leaf, V: Leaves<L>> ReplyCounter<'_, S, B, L, V> {
     }
 }
 
+/// Each move's player is a closure marked `#[inline(always)]`: left to the compiler, once the
+/// pass became generic over the kind of count it called them out of line, and two threads
+/// counted the start position's perft 7 a fifth slower (docs/performance.md).
 impl<S: Sliders, B: Build, L: Leaf, V: Leaves<L>> Sink for ReplyCounter<'_, S, B, L, V> {
     #[inline(always)]
     fn piece_moves(&mut self, kind: PieceKind, from: Square, targets: Bitboard, enemies: Bitboard) {
         for to in targets & enemies {
-            self.count_fresh(|pos, b| pos.play_piece_move_on(kind, from, to, true, b));
+            self.count_fresh(
+                #[inline(always)]
+                |pos, b| pos.play_piece_move_on(kind, from, to, true, b),
+            );
         }
         for to in targets - enemies {
-            self.count_fresh(|pos, b| pos.play_piece_move_on(kind, from, to, false, b));
+            self.count_fresh(
+                #[inline(always)]
+                |pos, b| pos.play_piece_move_on(kind, from, to, false, b),
+            );
         }
     }
 
@@ -378,19 +395,24 @@ impl<S: Sliders, B: Build, L: Leaf, V: Leaves<L>> Sink for ReplyCounter<'_, S, B
             #[inline(always)]
             |from, to, kind, promoted| match kind {
                 MoveKind::DoublePush => {
-                    self.count_fresh(|pos, b| pos.play_double_push_on(from, to, b));
+                    self.count_fresh(
+                        #[inline(always)]
+                        |pos, b| pos.play_double_push_on(from, to, b),
+                    );
                 }
                 MoveKind::Promotion | MoveKind::PromotionCapture => {
                     let capture = kind == MoveKind::PromotionCapture;
-                    self.count_fresh(|pos, b| {
-                        pos.play_promotion_on(from, to, promoted, capture, b)
-                    });
+                    self.count_fresh(
+                        #[inline(always)]
+                        |pos, b| pos.play_promotion_on(from, to, promoted, capture, b),
+                    );
                 }
                 _ => {
                     let capture = kind == MoveKind::Capture;
-                    self.count_fresh(|pos, b| {
-                        pos.play_piece_move_on(PieceKind::Pawn, from, to, capture, b)
-                    });
+                    self.count_fresh(
+                        #[inline(always)]
+                        |pos, b| pos.play_piece_move_on(PieceKind::Pawn, from, to, capture, b),
+                    );
                 }
             },
         );
@@ -684,38 +706,61 @@ pub fn divide_with<S: Sliders>(
     depth: u32,
     opts: Options<'_>,
 ) -> Vec<(Move, Nodes)> {
-    let depth = depth.max(1);
-    if opts.threads > 1 && depth >= 2 {
-        return divide_split::<S, ()>(pos, depth, opts, &());
-    }
-    let mut root = pos.clone();
-    let roots: Vec<Move> = movegen::legal_moves::<S>(&root).to_vec();
-    roots
-        .iter()
-        .map(|&mv| {
-            let undo = root.make(mv);
-            let n = count::<S>(&mut root, depth - 1, &opts);
-            root.unmake(mv, &undo);
-            (mv, n)
-        })
-        .collect()
+    divide_counts::<S, ()>(pos, depth, opts, &())
 }
 
-/// The divide through tasks: the tree split below `pos` (see [`split`]) and counted on
-/// `opts.threads` threads of the pool, `follow` told of the tasks; the counts added up under the
-/// root moves, in generation order. `depth` >= 1.
-fn divide_split<S: Sliders, F: Follow>(
+/// [`divide_leaves`] of the kind of count `opts.counting` names.
+fn divide_counts<S: Sliders, F: Follow>(
     pos: &Position,
     depth: u32,
     opts: Options<'_>,
     follow: &F,
 ) -> Vec<(Move, Nodes)> {
+    let (threads, table, simd) = (opts.threads, opts.table, opts.simd);
+    match opts.counting {
+        Counting::Bulk => divide_leaves::<S, Count, F>(pos, depth, threads, table, simd, follow),
+        Counting::NoBulk => {
+            divide_leaves::<S, EveryMove, F>(pos, depth, threads, table, simd, follow)
+        }
+    }
+}
+
+/// The divide of `pos` for the kind of count `L` (its total under each root move, generation
+/// order), through `table` if any, in the copy `simd` names: at depth 1 (or 0) each root move's
+/// own leaf; deeper, on `threads` threads of the pool through tasks (the tree split below `pos`,
+/// see [`split`]; `follow` told of them), or, on one thread with nothing to follow, root move by
+/// root move.
+pub(crate) fn divide_leaves<S: Sliders, L: Leaf, F: Follow>(
+    pos: &Position,
+    depth: u32,
+    threads: usize,
+    table: Option<&L::Table>,
+    simd: Simd,
+    follow: &F,
+) -> Vec<(Move, L::Wide)> {
     let mut root = pos.clone();
     let roots: Vec<Move> = movegen::legal_moves::<S>(&root).to_vec();
-    let tasks = split::<S>(&mut root, depth, opts.threads.max(1));
+    if depth <= 1 {
+        return roots
+            .iter()
+            .map(|&mv| (mv, L::widen(L::of_move::<S>(&root, mv))))
+            .collect();
+    }
+    if threads <= 1 && !F::TASKS {
+        return roots
+            .iter()
+            .map(|&mv| {
+                let undo = root.make(mv);
+                let n = count_leaves::<S, L>(&mut root, depth - 1, table, simd);
+                root.unmake(mv, &undo);
+                (mv, n)
+            })
+            .collect();
+    }
+    let tasks = split::<S>(&mut root, depth, threads.max(1));
     follow.starting(tasks.len());
-    let done = run_tasks(pos, &tasks, opts.threads, follow, |p, d| {
-        count::<S>(p, d, &opts)
+    let done = run_tasks(pos, &tasks, threads, follow, |p, d| {
+        count_leaves::<S, L>(p, d, table, simd)
     });
     per_root(&roots, &tasks, done)
 }
@@ -774,7 +819,7 @@ pub fn divide_watched<S: Sliders>(
     opts: Options<'_>,
     watch: &Watch,
 ) -> Result<Vec<(Move, Nodes)>, Cancelled> {
-    let lines = divide_split::<S, Watch>(pos, depth.max(1), opts, watch);
+    let lines = divide_counts::<S, Watch>(pos, depth, opts, watch);
     if watch.is_cancelled() {
         return Err(Cancelled);
     }
@@ -784,12 +829,15 @@ pub fn divide_watched<S: Sliders>(
 /// What follows a count split into tasks: told of each finished task, asked before each
 /// starts whether to stop. `()` follows nothing and compiles to nothing; [`Watch`] counts.
 pub(crate) trait Follow: Sync {
+    /// Whether the count goes through tasks on one thread too (so that it can be followed).
+    const TASKS: bool;
     fn starting(&self, tasks: usize);
     fn stopped(&self) -> bool;
     fn finished_one(&self);
 }
 
 impl Follow for () {
+    const TASKS: bool = false;
     #[inline(always)]
     fn starting(&self, _: usize) {}
     #[inline(always)]
@@ -801,6 +849,7 @@ impl Follow for () {
 }
 
 impl Follow for Watch {
+    const TASKS: bool = true;
     fn starting(&self, tasks: usize) {
         self.done.store(0, Ordering::Relaxed);
         self.total.store(tasks, Ordering::Relaxed);

@@ -23,9 +23,7 @@ use crate::bitboard::Bitboard;
 use crate::cpu::Simd;
 use crate::movegen::{self, PawnTargets, Sink};
 use crate::nodes::{Nodes, Tally};
-use crate::perft::{
-    BoardLeaf, Build, Leaf, OneByOne, count_leaves, per_root, perft_2_as, run_tasks, split,
-};
+use crate::perft::{BoardLeaf, Build, Leaf, OneByOne, count_leaves, divide_leaves, perft_2_as};
 use crate::position::{Board, CastlePaths, Position};
 use crate::tt::{NarrowRecords, RecordTable, Records, TableError};
 use crate::types::{Color, Move, MoveKind, PieceKind, Square};
@@ -232,6 +230,9 @@ impl Leaf for Statistics {
     #[inline(always)]
     fn widen(st: Stats<u64>) -> Stats {
         st.widen()
+    }
+    fn of_move<S: Sliders>(pos: &Position, mv: Move) -> Stats<u64> {
+        move_stats::<S>(pos, mv)
     }
     #[inline(always)]
     fn one_ply<S: Sliders, B: Build>(pos: &mut Position) -> Stats<u64> {
@@ -659,30 +660,7 @@ pub fn divide_stats<S: Sliders>(
     threads: usize,
     table: Option<&StatsTable>,
 ) -> Vec<(Move, Stats)> {
-    let depth = depth.max(1);
-    let mut root = pos.clone();
-    let roots: Vec<Move> = movegen::legal_moves::<S>(&root).to_vec();
-    if depth == 1 {
-        // The leaves are the root moves' own positions: each classified by its move.
-        return roots
-            .iter()
-            .map(|&mv| (mv, move_stats::<S>(&root, mv).widen()))
-            .collect();
-    }
-    if threads <= 1 {
-        return roots
-            .iter()
-            .map(|&mv| {
-                let undo = root.make(mv);
-                let st = count::<S>(&mut root, depth - 1, table);
-                root.unmake(mv, &undo);
-                (mv, st)
-            })
-            .collect();
-    }
-    let tasks = split::<S>(&mut root, depth, threads);
-    let done = run_tasks(pos, &tasks, threads, &(), |p, d| count::<S>(p, d, table));
-    per_root(&roots, &tasks, done)
+    divide_leaves::<S, Statistics, ()>(pos, depth, threads, table, Simd::detect(), &())
 }
 
 /// The statistics of the leaves at `depth` with `threads` threads and the table if any.
