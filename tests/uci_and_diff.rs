@@ -63,7 +63,7 @@ fn uci_handshake_and_perft() {
     assert!(out.contains("\nNodes searched: 835\n"), "{out}");
 }
 
-/// The counting options every count takes (threads, a table for the session or one per query,
+/// The counting options every count takes (threads, one table throughout or one per query,
 /// another slider implementation, every move made, the one-board code) count the same.
 #[test]
 fn uci_counts_with_the_counting_options() {

@@ -9,25 +9,25 @@ use std::process::ExitCode;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// How `go perft` counts, as for any count. `--hash MB` keeps one table for the whole
-    /// session; `--hash auto` sizes one for each `go perft` from its position and depth.
+    /// How `go perft` counts, as for any count. `--hash MB` keeps one table for as long as the
+    /// loop runs; `--hash auto` sizes one for each `go perft` from its position and depth.
     #[command(flatten)]
     pub count: CountArgs,
 }
 
 pub fn run(args: &Args) -> Result<ExitCode> {
-    with_sliders(args.count.slider_choice(), Session(args))
+    with_sliders(args.count.slider_choice(), UciLoop(args))
 }
 
 /// The UCI loop with the slider implementation `S`.
-struct Session<'a>(&'a Args);
+struct UciLoop<'a>(&'a Args);
 
-impl SliderJob for Session<'_> {
+impl SliderJob for UciLoop<'_> {
     fn run<S: Sliders>(self) -> Result<ExitCode> {
         let count = &self.0.count;
         // Everything the options say is checked before the first command is read.
         let (counting, threads, simd) = (count.counting(), count.threads(), count.simd()?);
-        let session_table = match count.hash {
+        let kept_table = match count.hash {
             HashSize::Mb(_) => count.table(|| 0.0, 0)?,
             HashSize::Auto => None,
         };
@@ -41,7 +41,7 @@ impl SliderJob for Session<'_> {
             let opts = Options {
                 counting,
                 threads,
-                table: session_table.as_ref().or(own_table.as_ref()),
+                table: kept_table.as_ref().or(own_table.as_ref()),
                 simd,
             };
             Ok(divide_uci::<S>(pos, depth, opts))
