@@ -6,7 +6,7 @@ use crate::cpu::{Simd, SimdKind};
 use crate::movegen::{self, MoveList, PawnTargets, Sink};
 use crate::nodes::Nodes;
 use crate::position::{Board, CastlePaths, Position};
-use crate::tt::{NarrowRecords, Records, Table};
+use crate::tt::{Record, Table};
 use crate::types::{Move, MoveKind, PieceKind, Square};
 use std::marker::PhantomData;
 use std::ops::{AddAssign, ControlFlow};
@@ -42,18 +42,15 @@ pub fn perft<S: Sliders>(pos: &mut Position, depth: u32, counting: Counting) -> 
 /// table, the compiled copies, the threads) is generic over it, so each kind of count is its
 /// own compiled code and nothing inside asks which kind it is.
 pub(crate) trait Leaf {
-    /// The total of a subtree of at most [`NARROW_DEPTH`] plies, in `u64` words.
-    type Narrow: Copy + Default + AddAssign;
+    /// The total of a subtree of at most [`NARROW_DEPTH`] plies, in `u64` words; a hashed
+    /// count keeps its totals in a `Table` of them.
+    type Narrow: Record<Wide = Self::Wide> + Default + AddAssign;
     /// The total of any subtree, exact at any size.
     type Wide: Copy + Default + AddAssign + Send;
-    /// The table a hashed count of this kind keeps its totals in.
-    type Table: Records<Self::Wide> + NarrowRecords<Self::Narrow> + Sync;
     /// Whether the last ply is counted in AVX-512 lanes where the copy has them.
     const LANES: bool;
     /// The total of depth 0: the position itself, reached by no move.
     const ROOT: Self::Narrow;
-    /// A narrow total as a wide one.
-    fn widen(n: Self::Narrow) -> Self::Wide;
     /// The total of the one leaf the legal move `mv` of `pos` leads to (a divide at depth 1).
     fn of_move<S: Sliders>(pos: &Position, mv: Move) -> Self::Narrow;
     /// The total of the leaves one ply below `pos`, in the copy `B`.
@@ -76,13 +73,8 @@ pub(crate) struct Count;
 impl Leaf for Count {
     type Narrow = u64;
     type Wide = Nodes;
-    type Table = Table;
     const LANES: bool = true;
     const ROOT: u64 = 1;
-    #[inline(always)]
-    fn widen(n: u64) -> Nodes {
-        Nodes::from(n)
-    }
     fn of_move<S: Sliders>(_: &Position, _: Move) -> u64 {
         1
     }
@@ -110,13 +102,8 @@ pub(crate) struct EveryMove;
 impl Leaf for EveryMove {
     type Narrow = u64;
     type Wide = Nodes;
-    type Table = Table;
     const LANES: bool = false;
     const ROOT: u64 = 1;
-    #[inline(always)]
-    fn widen(n: u64) -> Nodes {
-        Nodes::from(n)
-    }
     fn of_move<S: Sliders>(_: &Position, _: Move) -> u64 {
         1
     }
@@ -157,14 +144,15 @@ fn narrow<S: Sliders, B: Build, L: Leaf>(pos: &mut Position, depth: u32) -> L::N
 /// The plies of a count more than [`NARROW_DEPTH`] above the leaves: each move made and
 /// unmade, its subtree counted by `narrow` once it is that shallow, the results added up as
 /// `W` ([`Nodes`], or statistics of them) and, with a table, looked up and stored whole.
-pub(crate) fn wide<S: Sliders, W: Copy + Default + AddAssign, T: Records<W>, F>(
+fn wide<S: Sliders, N: Record, F>(
     pos: &mut Position,
     depth: u32,
-    table: Option<&T>,
+    table: Option<&Table<N>>,
     narrow: &mut F,
-) -> W
+) -> N::Wide
 where
-    F: FnMut(&mut Position, u32) -> W,
+    N::Wide: Default + AddAssign,
+    F: FnMut(&mut Position, u32) -> N::Wide,
 {
     if depth <= NARROW_DEPTH {
         return narrow(pos, depth);
@@ -172,19 +160,19 @@ where
     // The second key is computed from the board: only when there is a table to ask.
     let keys = table.map(|_| (pos.key(), pos.key2()));
     if let (Some(t), Some(keys)) = (table, keys)
-        && let Some(w) = t.probe_record(keys, depth)
+        && let Some(w) = t.probe_wide(keys, depth)
     {
         return w;
     }
     let moves = movegen::legal_moves::<S>(pos);
-    let mut total = W::default();
+    let mut total = N::Wide::default();
     for &mv in &moves {
         let undo = pos.make(mv);
-        total += wide::<S, W, T, F>(pos, depth - 1, table, narrow);
+        total += wide::<S, N, F>(pos, depth - 1, table, narrow);
         pos.unmake(mv, &undo);
     }
     if let (Some(t), Some(keys)) = (table, keys) {
-        t.store_record(keys, depth, total);
+        t.store_wide(keys, depth, total);
     }
     total
 }
@@ -219,7 +207,11 @@ pub(crate) trait Build {
     /// copy serves every place the generator hands over a board.
     fn leaf<S: Sliders, L: BoardLeaf>(board: &Board, paths: &CastlePaths) -> L::Narrow;
     /// [`hashed_inner`] of this copy.
-    fn hashed<S: Sliders, L: Leaf>(pos: &mut Position, depth: u32, tt: &L::Table) -> L::Narrow;
+    fn hashed<S: Sliders, L: Leaf>(
+        pos: &mut Position,
+        depth: u32,
+        tt: &Table<L::Narrow>,
+    ) -> L::Narrow;
 }
 
 /// The copy compiled for the crate's target (x86-64-v2 by default, see `.cargo/config.toml`).
@@ -235,7 +227,11 @@ impl Build for Baseline {
         leaf_baseline::<S, L>(board, paths)
     }
     #[inline(always)]
-    fn hashed<S: Sliders, L: Leaf>(pos: &mut Position, depth: u32, tt: &L::Table) -> L::Narrow {
+    fn hashed<S: Sliders, L: Leaf>(
+        pos: &mut Position,
+        depth: u32,
+        tt: &Table<L::Narrow>,
+    ) -> L::Narrow {
         hashed_inner::<S, Baseline, L>(pos, depth, tt)
     }
 }
@@ -255,6 +251,7 @@ mod v3 {
     use super::{BoardLeaf, Build, Leaf, bulk_inner, hashed_inner};
     use crate::attacks::Sliders;
     use crate::position::{Board, CastlePaths, Position};
+    use crate::tt::Table;
 
     /// The x86-64-v3 copy; with `LANES`, the one that also counts the last ply of crowded
     /// boards in AVX-512 lanes (the lanes' own code is compiled for AVX-512, the rest of the
@@ -276,7 +273,11 @@ mod v3 {
             unsafe { leaf_v3::<S, L>(board, paths) }
         }
         #[inline(always)]
-        fn hashed<S: Sliders, L: Leaf>(pos: &mut Position, depth: u32, tt: &L::Table) -> L::Narrow {
+        fn hashed<S: Sliders, L: Leaf>(
+            pos: &mut Position,
+            depth: u32,
+            tt: &Table<L::Narrow>,
+        ) -> L::Narrow {
             // SAFETY: as above.
             unsafe { hashed_v3::<S, L, W>(pos, depth, tt) }
         }
@@ -291,7 +292,7 @@ mod v3 {
     fn hashed_v3<S: Sliders, L: Leaf, const W: bool>(
         pos: &mut Position,
         depth: u32,
-        tt: &L::Table,
+        tt: &Table<L::Narrow>,
     ) -> L::Narrow {
         hashed_inner::<S, V3<W>, L>(pos, depth, tt)
     }
@@ -512,13 +513,13 @@ pub fn perft_hashed<S: Sliders>(
 fn hashed_inner<S: Sliders, B: Build, L: Leaf>(
     pos: &mut Position,
     depth: u32,
-    tt: &L::Table,
+    tt: &Table<L::Narrow>,
 ) -> L::Narrow {
     if depth < 2 {
         return narrow::<S, B, L>(pos, depth);
     }
     let keys = (pos.key(), pos.key2());
-    if let Some(n) = tt.probe_narrow(keys, depth) {
+    if let Some(n) = tt.probe(keys, depth) {
         return n;
     }
     let total = if depth == 2 {
@@ -539,7 +540,7 @@ fn hashed_inner<S: Sliders, B: Build, L: Leaf>(
         }
         total
     };
-    tt.store_narrow(keys, depth, total);
+    tt.store(keys, depth, total);
     total
 }
 
@@ -617,7 +618,7 @@ fn count<S: Sliders>(pos: &mut Position, depth: u32, opts: &Options<'_>) -> Node
 pub(crate) fn count_leaves<S: Sliders, L: Leaf>(
     pos: &mut Position,
     depth: u32,
-    table: Option<&L::Table>,
+    table: Option<&Table<L::Narrow>>,
     simd: Simd,
 ) -> L::Wide {
     match simd.kind() {
@@ -635,14 +636,14 @@ pub(crate) fn count_leaves<S: Sliders, L: Leaf>(
 fn count_in<S: Sliders, B: Build, L: Leaf>(
     pos: &mut Position,
     depth: u32,
-    table: Option<&L::Table>,
+    table: Option<&Table<L::Narrow>>,
 ) -> L::Wide {
     match table {
-        Some(tt) => wide::<S, L::Wide, L::Table, _>(pos, depth, Some(tt), &mut |p, d| {
-            L::widen(B::hashed::<S, L>(p, d, tt))
+        Some(tt) => wide::<S, L::Narrow, _>(pos, depth, Some(tt), &mut |p, d| {
+            B::hashed::<S, L>(p, d, tt).widen()
         }),
-        None => wide::<S, L::Wide, L::Table, _>(pos, depth, None, &mut |p, d| {
-            L::widen(narrow::<S, B, L>(p, d))
+        None => wide::<S, L::Narrow, _>(pos, depth, None, &mut |p, d| {
+            narrow::<S, B, L>(p, d).widen()
         }),
     }
 }
@@ -734,7 +735,7 @@ pub(crate) fn divide_leaves<S: Sliders, L: Leaf, F: Follow>(
     pos: &Position,
     depth: u32,
     threads: usize,
-    table: Option<&L::Table>,
+    table: Option<&Table<L::Narrow>>,
     simd: Simd,
     follow: &F,
 ) -> Vec<(Move, L::Wide)> {
@@ -743,7 +744,7 @@ pub(crate) fn divide_leaves<S: Sliders, L: Leaf, F: Follow>(
     if depth <= 1 {
         return roots
             .iter()
-            .map(|&mv| (mv, L::widen(L::of_move::<S>(&root, mv))))
+            .map(|&mv| (mv, L::of_move::<S>(&root, mv).widen()))
             .collect();
     }
     if threads <= 1 && !F::TASKS {

@@ -25,7 +25,8 @@ use crate::movegen::{self, PawnTargets, Sink};
 use crate::nodes::{Nodes, Tally};
 use crate::perft::{BoardLeaf, Build, Leaf, OneByOne, count_leaves, divide_leaves, perft_2_as};
 use crate::position::{Board, CastlePaths, Position};
-use crate::tt::{NarrowRecords, RecordTable, Records, TableError};
+use crate::tt::record::RecordTable;
+use crate::tt::{Record, Table};
 use crate::types::{Color, Move, MoveKind, PieceKind, Square};
 use std::marker::PhantomData;
 use std::ops::{Add, AddAssign};
@@ -224,13 +225,8 @@ pub(crate) struct Statistics;
 impl Leaf for Statistics {
     type Narrow = Stats<u64>;
     type Wide = Stats;
-    type Table = StatsTable;
     const LANES: bool = false;
     const ROOT: Stats<u64> = Stats::ONE;
-    #[inline(always)]
-    fn widen(st: Stats<u64>) -> Stats {
-        st.widen()
-    }
     fn of_move<S: Sliders>(pos: &Position, mv: Move) -> Stats<u64> {
         move_stats::<S>(pos, mv)
     }
@@ -590,65 +586,26 @@ fn moved_to(mv: Move) -> Square {
     }
 }
 
-/// A table of statistics records for [`stats_with`]: whole records, verified by both 64-bit
-/// keys and the depth (see [`RecordTable`]), so an index collision is a miss, never a wrong
-/// record. Records of subtrees deeper than [`NARROW_DEPTH`](crate::perft::NARROW_DEPTH) are kept in [`Nodes`] in their own
-/// part, a sixty-fourth of the size.
-pub struct StatsTable {
-    narrow: RecordTable<Stats<u64>>,
-    wide: RecordTable<Stats>,
-}
+/// A table of statistics records for [`stats_with`]: whole records, each verified by both
+/// 64-bit keys and the depth, so an index collision is a miss, never a wrong record.
+pub type StatsTable = Table<Stats<u64>>;
 
-impl StatsTable {
-    /// A table of about `mb` MiB (at least one bucket in each part). A size the system refuses
-    /// is an error, not an abort.
-    pub fn new(mb: usize) -> Result<StatsTable, TableError> {
-        Ok(StatsTable {
-            narrow: RecordTable::new(mb)?,
-            wide: RecordTable::new(mb / 64)?,
-        })
-    }
-
-    /// The table's size in bytes.
-    pub fn bytes(&self) -> usize {
-        self.narrow.bytes() + self.wide.bytes()
-    }
-}
-
-/// A record of a subtree deeper than [`NARROW_DEPTH`](crate::perft::NARROW_DEPTH) goes to the
-/// narrow part while its node count (and so every field) fits in a `u64`, to the wide part
-/// otherwise.
-impl Records<Stats> for StatsTable {
-    fn probe_record(&self, keys: (u64, u64), depth: u32) -> Option<Stats> {
-        match self.narrow.probe(keys, depth) {
-            Some(st) => Some(st.widen()),
-            None => self.wide.probe(keys, depth),
-        }
-    }
-    fn store_record(&self, keys: (u64, u64), depth: u32, st: Stats) {
-        // Every field is at most `nodes`: if it fits, they all do.
-        match st.nodes.to_u64() {
-            Some(_) => {
-                let narrow = st.to_array().map(|v| v.to_u64().unwrap_or(u64::MAX));
-                self.narrow.store(keys, depth, Stats::from_array(narrow));
-            }
-            None => self.wide.store(keys, depth, st),
-        }
-    }
-}
-
-/// The subtrees of at most [`NARROW_DEPTH`](crate::perft::NARROW_DEPTH) plies keep their
-/// records in the narrow part.
-impl NarrowRecords<Stats<u64>> for StatsTable {
+/// Statistics are kept whole, under a lock, both the narrow records and (in a sixty-fourth of
+/// the table) the records whose node count passes 2^64.
+impl Record for Stats<u64> {
+    type Wide = Stats;
+    type Part = RecordTable<Stats<u64>>;
+    const WIDE_SHARE: usize = 64;
     #[inline(always)]
-    fn prefetch(&self, key1: u64, depth: u32) {
-        self.narrow.prefetch(key1, depth);
+    fn widen(self) -> Stats {
+        Stats::widen(&self)
     }
-    fn probe_narrow(&self, keys: (u64, u64), depth: u32) -> Option<Stats<u64>> {
-        self.narrow.probe(keys, depth)
-    }
-    fn store_narrow(&self, keys: (u64, u64), depth: u32, st: Stats<u64>) {
-        self.narrow.store(keys, depth, st);
+    fn narrow(wide: &Stats) -> Option<Stats<u64>> {
+        // Every field is at most `nodes`: if it fits, they all do.
+        wide.nodes.to_u64()?;
+        Some(Stats::from_array(
+            wide.to_array().map(|v| v.to_u64().unwrap_or(u64::MAX)),
+        ))
     }
 }
 

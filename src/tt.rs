@@ -1,5 +1,7 @@
-//! The transposition table for hashed perft: node counts keyed by position and depth, shared by
-//! every thread without locks.
+//! The transposition table for hashed counts: one type, [`Table`], generic over what it keeps
+//! ([`Record`]: node counts, or leaf statistics), keyed by position and depth and shared by
+//! every thread. Statistics are kept whole under a lock (`RecordTable`); node counts,
+//! by far the most used, in packed entries without locks ([`Packed`]), as follows.
 //!
 //! A collision must never corrupt a count, so an entry is verified with two independent keys:
 //! the incremental Zobrist key, which picks the bucket, and a second 64-bit key computed from
@@ -10,7 +12,7 @@
 //! The deep counts this table is for need about a billion entries (the start position's
 //! perft 10 meets 988 million distinct positions two plies from the leaves), so the size of an
 //! entry decides whether they fit in memory, and where they do not, which entries stay decides
-//! how much is counted twice (see [`Table::store`]). Nine in ten entries hold the count of a
+//! how much is counted twice (see [`Packed`]'s `store`). Nine in ten entries hold the count of a
 //! node two plies from the leaves, which is at most 218 x 218 (the most legal moves a position
 //! has), so the table has two parts:
 //! - **Depth 2**: 8-byte entries, one atomic word each, eight to a 64-byte bucket (a probe reads
@@ -26,7 +28,6 @@
 
 use crate::nodes::Nodes;
 use std::mem::MaybeUninit;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// One entry: 16 bytes.
@@ -92,15 +93,85 @@ impl std::fmt::Display for TableError {
 
 impl std::error::Error for TableError {}
 
-/// A lock-free perft transposition table, with a locked part for the counts of subtrees deep
-/// enough to pass 2^64 (see [`crate::nodes`]).
-pub struct Table {
+/// What a [`Table`] keeps: the total of a subtree of at most [`crate::perft::NARROW_DEPTH`]
+/// plies in `u64` words (a node count, `u64`, or leaf statistics,
+/// [`crate::stats::Stats<u64>`]), and the same total of a deeper subtree, exact at any size
+/// ([`Record::Wide`]). Each kind of record says where its narrow totals are kept: counts in
+/// packed lock-free entries, statistics whole under a lock.
+pub trait Record: Copy + Send + Sync {
+    /// The total of a subtree of any depth, exact at any size.
+    type Wide: Copy + Send;
+    /// Where the narrow records are kept.
+    type Part: part::Part<Self>;
+    /// The wide part gets this share of the table's bytes (one in `WIDE_SHARE`).
+    const WIDE_SHARE: usize;
+    /// The narrow record as a wide one.
+    fn widen(self) -> Self::Wide;
+    /// The wide record in the narrow part's form, if that part can keep it.
+    fn narrow(wide: &Self::Wide) -> Option<Self>;
+}
+
+/// A transposition table for hashed counts, shared by every thread: the records of subtrees
+/// of at most [`crate::perft::NARROW_DEPTH`] plies in the part their kind of record chooses
+/// (for counts lock-free, see the module's documentation), the records too large for it in a
+/// locked part that keeps them exactly at any size (see [`crate::nodes`]). `Table` alone is
+/// a table of node counts; `Table<Stats<u64>>` keeps leaf statistics
+/// ([`crate::stats::StatsTable`]).
+pub struct Table<N: Record = u64> {
+    /// The records of subtrees of at most [`crate::perft::NARROW_DEPTH`] plies, and the deeper
+    /// ones that fit there.
+    narrow: N::Part,
+    /// The deeper records too large for the narrow part.
+    wide: record::RecordTable<N::Wide>,
+}
+
+/// The parts a table's narrow records can be kept in.
+mod part {
+    /// A part of a [`super::Table`] that keeps records `N` of subtrees, each verified by both
+    /// keys and the depth.
+    pub trait Part<N>: Sized + Send + Sync {
+        /// A part of about `bytes` bytes (at least one bucket), its buckets written by
+        /// `threads` threads; `None` if the system refuses the memory.
+        fn with_bytes(bytes: usize, threads: usize) -> Option<Self>;
+        /// The part's size in bytes.
+        fn bytes(&self) -> usize;
+        /// Starts loading the bucket a probe for `key1` at `depth` reads (a hint to the
+        /// processor; it changes no result).
+        fn prefetch(&self, key1: u64, depth: u32);
+        /// The record stored for the position with keys `keys` at `depth`, if any.
+        fn probe(&self, keys: (u64, u64), depth: u32) -> Option<N>;
+        /// Stores the record of the position with keys `keys` at `depth`.
+        fn store(&self, keys: (u64, u64), depth: u32, record: N);
+    }
+}
+
+/// Node counts, in the packed lock-free part ([`Packed`]); counts from 2^40 on in the wide part.
+impl Record for u64 {
+    type Wide = Nodes;
+    type Part = Packed;
+    /// The wide part's records are few (nodes at least seven plies above the leaves whose count
+    /// passes 2^40), but a count that passes 2^40 is one that a table makes possible, of a
+    /// sparse position at a great depth, and a part too small for its distinct positions at
+    /// every depth recounts them over and over (an eighth is the share at which two bare
+    /// kings' deep counts stop paying for it, docs/performance.md).
+    const WIDE_SHARE: usize = 8;
+    #[inline(always)]
+    fn widen(self) -> Nodes {
+        Nodes::from(self)
+    }
+    fn narrow(wide: &Nodes) -> Option<u64> {
+        wide.to_u64().filter(|&n| n < 1 << COUNT_BITS)
+    }
+}
+
+/// The lock-free part of a count table: a fifth of its bytes in 128-byte buckets for the counts
+/// of depth 3 and more, the rest in 64-byte buckets for depth 2 (see the module's
+/// documentation).
+pub struct Packed {
     /// Counts of depth 3 and more.
     deep: memory::Memory<Bucket>,
     /// Counts of depth 2.
     shallow: memory::Memory<ShallowBucket>,
-    /// Counts of the depths counted in [`Nodes`] (above [`crate::perft::NARROW_DEPTH`]).
-    wide: RecordTable<Nodes>,
 }
 
 /// A bucket with every entry empty (all bits zero).
@@ -189,48 +260,30 @@ fn tag_depth(k1: u64, depth: u32) -> u64 {
     (k1 << 48) | (depth as u64 & DEPTH)
 }
 
-impl Table {
-    /// A table of `mb` MiB: a fifth of the bytes in whole 128-byte buckets for the counts of
-    /// depth 3 and more, the rest in 64-byte buckets for depth 2, at least one bucket each. A
-    /// request the system refuses is an error, not an abort.
+impl part::Part<u64> for Packed {
+    /// A fifth of the bytes in whole 128-byte buckets for the counts of depth 3 and more, the
+    /// rest in 64-byte buckets for depth 2, at least one bucket each.
     ///
     /// Every bucket is written before counting starts, so the system maps the memory now, not
     /// one page fault at a time in the middle of a count: faults taken during a count are
     /// costly (threads faulting at once contend in the kernel).
-    pub fn new(mb: usize) -> Result<Table, TableError> {
-        Table::with_threads(mb, 1)
-    }
-
-    /// [`Table::new`], its buckets written by `threads` threads, each its own contiguous part.
-    pub fn with_threads(mb: usize, threads: usize) -> Result<Table, TableError> {
-        let bytes = mb.saturating_mul(1 << 20);
-        let wide = RecordTable::with_bytes(bytes / WIDE_SHARE).map_err(|_| TableError { mb })?;
-        let bytes = bytes.saturating_sub(wide.bytes());
+    fn with_bytes(bytes: usize, threads: usize) -> Option<Packed> {
         let deep_len = (bytes / DEEP_SHARE / std::mem::size_of::<Bucket>()).max(1);
         let rest = bytes.saturating_sub(deep_len * std::mem::size_of::<Bucket>());
         let shallow_len = (rest / std::mem::size_of::<ShallowBucket>()).max(1);
-        let mut deep = memory::Memory::new(deep_len).ok_or(TableError { mb })?;
-        let mut shallow = memory::Memory::new(shallow_len).ok_or(TableError { mb })?;
+        let mut deep = memory::Memory::new(deep_len)?;
+        let mut shallow = memory::Memory::new(shallow_len)?;
         fill_with_threads(&mut deep, threads);
         fill_with_threads(&mut shallow, threads);
-        Ok(Table {
-            deep,
-            shallow,
-            wide,
-        })
+        Some(Packed { deep, shallow })
     }
 
-    /// The table's size in bytes.
-    pub fn bytes(&self) -> usize {
-        std::mem::size_of_val(self.deep.buckets())
-            + std::mem::size_of_val(self.shallow.buckets())
-            + self.wide.bytes()
+    fn bytes(&self) -> usize {
+        std::mem::size_of_val(self.deep.buckets()) + std::mem::size_of_val(self.shallow.buckets())
     }
 
-    /// Starts loading the bucket that [`Table::probe`] will read for `key1` at `depth` (a hint
-    /// to the processor; it changes no result).
     #[inline(always)]
-    pub fn prefetch(&self, key1: u64, depth: u32) {
+    fn prefetch(&self, key1: u64, depth: u32) {
         if depth == SHALLOW {
             prefetch_lines(bucket_of(self.shallow.buckets(), key1), 1);
         } else {
@@ -238,9 +291,8 @@ impl Table {
         }
     }
 
-    /// The stored count for the position with keys `key1`/`key2` at `depth`, if any.
     #[inline(always)]
-    pub fn probe(&self, key1: u64, key2: u64, depth: u32) -> Option<u64> {
+    fn probe(&self, (key1, key2): (u64, u64), depth: u32) -> Option<u64> {
         if depth == SHALLOW {
             let want = key2 & !SHALLOW_COUNT;
             for e in &bucket_of(self.shallow.buckets(), key1).0 {
@@ -264,8 +316,6 @@ impl Table {
         None
     }
 
-    /// Stores the count of the position with keys `key1`/`key2` at `depth`.
-    ///
     /// A bucket keeps its entries in the order they were stored, newest first. The shallowest
     /// entry goes (the cheapest to count again), among equally shallow ones the oldest; the
     /// entries stored after it move one slot down and the new one takes the first. When the
@@ -276,8 +326,10 @@ impl Table {
     ///
     /// While entries move, a concurrent probe may miss one, or read a slot half written: the
     /// check word then fails to verify, and a miss costs a recount, never a wrong count.
+    ///
+    /// Counts too large for an entry (from 2^16 at depth 2, from 2^40 deeper) are not kept.
     #[inline(always)]
-    pub fn store(&self, key1: u64, key2: u64, depth: u32, nodes: u64) {
+    fn store(&self, (key1, key2): (u64, u64), depth: u32, nodes: u64) {
         if depth == SHALLOW {
             if nodes >= SHALLOW_COUNT {
                 return;
@@ -315,181 +367,182 @@ impl Table {
     }
 }
 
-/// Where the plies of a subtree of at most [`crate::perft::NARROW_DEPTH`] plies keep their
-/// records, `u64` words for counts or statistics (see `perft::hashed_inner`): looked up from
-/// depth 2 on, children's buckets loaded ahead of their probes.
-pub trait NarrowRecords<N> {
-    /// Starts loading the bucket a probe for `key1` at `depth` reads (a hint; changes no result).
-    fn prefetch(&self, key1: u64, depth: u32);
-    /// The record stored for the position with keys `keys` at `depth`, if any.
-    fn probe_narrow(&self, keys: (u64, u64), depth: u32) -> Option<N>;
-    /// Stores the record of the position with keys `keys` at `depth`.
-    fn store_narrow(&self, keys: (u64, u64), depth: u32, record: N);
-}
-
-impl NarrowRecords<u64> for Table {
-    #[inline(always)]
-    fn prefetch(&self, key1: u64, depth: u32) {
-        Table::prefetch(self, key1, depth);
-    }
-    #[inline(always)]
-    fn probe_narrow(&self, (key1, key2): (u64, u64), depth: u32) -> Option<u64> {
-        self.probe(key1, key2, depth)
-    }
-    #[inline(always)]
-    fn store_narrow(&self, (key1, key2): (u64, u64), depth: u32, nodes: u64) {
-        self.store(key1, key2, depth, nodes);
-    }
-}
-
-impl<R: Copy> NarrowRecords<R> for RecordTable<R> {
-    #[inline(always)]
-    fn prefetch(&self, key1: u64, depth: u32) {
-        let bucket = bucket_of(&self.buckets, with_depth(key1, depth));
-        prefetch_lines(
-            bucket,
-            std::mem::size_of::<RecordBucket<R>>().div_ceil(LINE),
-        );
-    }
-    fn probe_narrow(&self, keys: (u64, u64), depth: u32) -> Option<R> {
-        self.probe(keys, depth)
-    }
-    fn store_narrow(&self, keys: (u64, u64), depth: u32, record: R) {
-        self.store(keys, depth, record);
-    }
-}
-
-/// Where the plies above [`crate::perft::NARROW_DEPTH`] keep their records (see
-/// `perft::wide`).
-pub trait Records<R> {
-    /// The record stored for the position with keys `keys` at `depth`, if any.
-    fn probe_record(&self, keys: (u64, u64), depth: u32) -> Option<R>;
-    /// Stores the record of the position with keys `keys` at `depth`.
-    fn store_record(&self, keys: (u64, u64), depth: u32, record: R);
-}
-
-impl<R: Copy> Records<R> for RecordTable<R> {
-    fn probe_record(&self, keys: (u64, u64), depth: u32) -> Option<R> {
-        self.probe(keys, depth)
-    }
-    fn store_record(&self, keys: (u64, u64), depth: u32, record: R) {
-        self.store(keys, depth, record)
-    }
-}
-
-/// A count above [`crate::perft::NARROW_DEPTH`] goes to the lock-free deep part while it fits
-/// there (below 2^40, as nearly all do), and to the locked wide part otherwise, where it is
-/// kept exactly at any size.
-impl Records<Nodes> for Table {
-    fn probe_record(&self, (key1, key2): (u64, u64), depth: u32) -> Option<Nodes> {
-        match self.probe(key1, key2, depth) {
-            Some(n) => Some(Nodes::from(n)),
-            None => self.wide.probe((key1, key2), depth),
-        }
-    }
-    fn store_record(&self, (key1, key2): (u64, u64), depth: u32, nodes: Nodes) {
-        match nodes.to_u64() {
-            Some(n) if n < 1 << COUNT_BITS => self.store(key1, key2, depth, n),
-            _ => self.wide.store((key1, key2), depth, nodes),
-        }
-    }
-}
-
-/// The wide part of a [`Table`] gets this share of its bytes. Its records are few (nodes at least
-/// seven plies above the leaves whose count passes 2^40), but a count that passes 2^40 is one
-/// that a table makes possible, of a sparse position at a great depth, and a part too small
-/// for its distinct positions at every depth recounts them over and over (an eighth is the
-/// share at which two bare kings' deep counts stop paying for it, docs/performance.md).
-const WIDE_SHARE: usize = 8;
-
-/// A table of whole records (statistics, counts past 2^64) keyed by both keys and the depth,
-/// each bucket behind its own lock.
-///
-/// A record is compared on all 128 bits of the two keys and on its depth, so a collision never
-/// returns another position's record, and a lock means a record is never read half written.
-/// Each bucket holds two records: the first keeps the deepest stored there (a deeper or equally
-/// deep one takes its place and moves it to the second), the second whatever the first does not,
-/// so the shallow records, by far the most numerous, do not push out the deep ones that save the
-/// most work (docs/performance.md).
-pub struct RecordTable<R> {
-    buckets: Vec<RecordBucket<R>>,
-}
-
-/// Two records under one lock, in whole cache lines (so that a [`Table`]'s parts add up to the
-/// size asked for).
-#[repr(align(64))]
-struct RecordBucket<R>(Mutex<[Option<Slot<R>>; 2]>);
-
-#[derive(Clone, Copy)]
-struct Slot<R> {
-    key1: u64,
-    key2: u64,
-    depth: u32,
-    record: R,
-}
-
-impl<R> Slot<R> {
-    fn is(&self, (key1, key2): (u64, u64), depth: u32) -> bool {
-        self.key1 == key1 && self.key2 == key2 && self.depth == depth
-    }
-}
-
-impl<R: Copy> RecordTable<R> {
-    /// A table of about `mb` MiB (at least one bucket). A size the system refuses is an error,
-    /// not an abort.
-    pub fn new(mb: usize) -> Result<RecordTable<R>, TableError> {
-        RecordTable::with_bytes(mb.saturating_mul(1 << 20)).map_err(|_| TableError { mb })
+impl<N: Record> Table<N> {
+    /// A table of `mb` MiB: [`Record::WIDE_SHARE`] of it for the records too large for the
+    /// narrow part, the rest for that part, at least one bucket each. A request the system
+    /// refuses is an error, not an abort.
+    pub fn new(mb: usize) -> Result<Table<N>, TableError> {
+        Table::with_threads(mb, 1)
     }
 
-    fn with_bytes(bytes: usize) -> Result<RecordTable<R>, ()> {
-        let size = std::mem::size_of::<RecordBucket<R>>();
-        let count = (bytes / size).max(1);
-        let mut buckets = Vec::new();
-        buckets.try_reserve_exact(count).map_err(|_| ())?;
-        buckets.extend((0..count).map(|_| RecordBucket(Mutex::new([None, None]))));
-        Ok(RecordTable { buckets })
+    /// [`Table::new`], its buckets written by `threads` threads, each its own contiguous part.
+    pub fn with_threads(mb: usize, threads: usize) -> Result<Table<N>, TableError> {
+        let bytes = mb.saturating_mul(1 << 20);
+        let wide =
+            record::RecordTable::with_bytes(bytes / N::WIDE_SHARE).ok_or(TableError { mb })?;
+        let rest = bytes.saturating_sub(wide.bytes());
+        let narrow = part::Part::with_bytes(rest, threads).ok_or(TableError { mb })?;
+        Ok(Table { narrow, wide })
     }
 
     /// The table's size in bytes.
     pub fn bytes(&self) -> usize {
-        self.buckets.len() * std::mem::size_of::<RecordBucket<R>>()
+        part::Part::bytes(&self.narrow) + self.wide.bytes()
     }
 
-    /// The bucket of a position at `depth`: the depth is mixed into the key, so that one
-    /// position's records at several depths do not compete for one bucket's two places.
-    fn bucket(&self, key1: u64, depth: u32) -> std::sync::MutexGuard<'_, [Option<Slot<R>>; 2]> {
-        let bucket = bucket_of(&self.buckets, with_depth(key1, depth));
-        // A lock poisoned by a panicking thread holds whole records or none: still usable.
-        bucket.0.lock().unwrap_or_else(|e| e.into_inner())
+    /// Starts loading the bucket that [`Table::probe`] will read for `key1` at `depth` (a hint
+    /// to the processor; it changes no result).
+    #[inline(always)]
+    pub fn prefetch(&self, key1: u64, depth: u32) {
+        part::Part::prefetch(&self.narrow, key1, depth);
     }
 
-    /// The record stored for the position with keys `keys` at `depth`, if any.
-    pub fn probe(&self, keys: (u64, u64), depth: u32) -> Option<R> {
-        let bucket = self.bucket(keys.0, depth);
-        bucket
-            .iter()
-            .flatten()
-            .find(|s| s.is(keys, depth))
-            .map(|s| s.record)
+    /// The record stored in the narrow part for the position with keys `keys` (the
+    /// incremental Zobrist key and the second key) at `depth`, if any.
+    #[inline(always)]
+    pub fn probe(&self, keys: (u64, u64), depth: u32) -> Option<N> {
+        part::Part::probe(&self.narrow, keys, depth)
     }
 
-    /// Stores the record of the position with keys `keys` at `depth`.
-    pub fn store(&self, keys: (u64, u64), depth: u32, record: R) {
-        let mut bucket = self.bucket(keys.0, depth);
-        let slot = Some(Slot {
-            key1: keys.0,
-            key2: keys.1,
-            depth,
-            record,
-        });
-        match bucket[0] {
-            // The same record again (another thread counted it too): nothing to move.
-            Some(deep) if deep.is(keys, depth) => {}
-            Some(deep) if deep.depth > depth => bucket[1] = slot,
-            _ => {
-                bucket[1] = bucket[0];
-                bucket[0] = slot;
+    /// Stores in the narrow part the record of the position with keys `keys` at `depth`
+    /// (where the part has no room for one so large, nothing: a recount, never a wrong one).
+    #[inline(always)]
+    pub fn store(&self, keys: (u64, u64), depth: u32, record: N) {
+        part::Part::store(&self.narrow, keys, depth, record);
+    }
+
+    /// The record of any size stored for the position with keys `keys` at `depth`, if any:
+    /// in the narrow part, or else in the wide one.
+    pub fn probe_wide(&self, keys: (u64, u64), depth: u32) -> Option<N::Wide> {
+        match self.probe(keys, depth) {
+            Some(n) => Some(n.widen()),
+            None => self.wide.probe(keys, depth),
+        }
+    }
+
+    /// Stores a record of any size: in the narrow part while it can keep it (as nearly all
+    /// records), in the wide part otherwise, where it is kept exactly at any size.
+    pub fn store_wide(&self, keys: (u64, u64), depth: u32, record: N::Wide) {
+        match N::narrow(&record) {
+            Some(n) => self.store(keys, depth, n),
+            None => self.wide.store(keys, depth, record),
+        }
+    }
+}
+
+/// Whole records behind locks: a table's wide part, and the narrow part of statistics.
+pub(crate) mod record {
+    use super::{LINE, bucket_of, prefetch_lines, with_depth};
+    use std::sync::Mutex;
+
+    /// A table of whole records (statistics, counts past 2^64) keyed by both keys and the depth,
+    /// each bucket behind its own lock.
+    ///
+    /// A record is compared on all 128 bits of the two keys and on its depth, so a collision never
+    /// returns another position's record, and a lock means a record is never read half written.
+    /// Each bucket holds two records: the first keeps the deepest stored there (a deeper or equally
+    /// deep one takes its place and moves it to the second), the second whatever the first does not,
+    /// so the shallow records, by far the most numerous, do not push out the deep ones that save the
+    /// most work (docs/performance.md).
+    pub struct RecordTable<R> {
+        buckets: Vec<RecordBucket<R>>,
+    }
+
+    /// Two records under one lock, in whole cache lines (so that a [`Table`]'s parts add up to the
+    /// size asked for).
+    #[repr(align(64))]
+    struct RecordBucket<R>(Mutex<[Option<Slot<R>>; 2]>);
+
+    #[derive(Clone, Copy)]
+    struct Slot<R> {
+        key1: u64,
+        key2: u64,
+        depth: u32,
+        record: R,
+    }
+
+    impl<R> Slot<R> {
+        fn is(&self, (key1, key2): (u64, u64), depth: u32) -> bool {
+            self.key1 == key1 && self.key2 == key2 && self.depth == depth
+        }
+    }
+
+    impl<R: Copy> RecordTable<R> {
+        /// A table of about `bytes` bytes (at least one bucket); `None` if the system refuses it.
+        pub(crate) fn with_bytes(bytes: usize) -> Option<RecordTable<R>> {
+            let size = std::mem::size_of::<RecordBucket<R>>();
+            let count = (bytes / size).max(1);
+            let mut buckets = Vec::new();
+            buckets.try_reserve_exact(count).ok()?;
+            buckets.extend((0..count).map(|_| RecordBucket(Mutex::new([None, None]))));
+            Some(RecordTable { buckets })
+        }
+
+        /// The table's size in bytes.
+        pub(crate) fn bytes(&self) -> usize {
+            self.buckets.len() * std::mem::size_of::<RecordBucket<R>>()
+        }
+
+        /// The bucket of a position at `depth`: the depth is mixed into the key, so that one
+        /// position's records at several depths do not compete for one bucket's two places.
+        fn bucket(&self, key1: u64, depth: u32) -> std::sync::MutexGuard<'_, [Option<Slot<R>>; 2]> {
+            let bucket = bucket_of(&self.buckets, with_depth(key1, depth));
+            // A lock poisoned by a panicking thread holds whole records or none: still usable.
+            bucket.0.lock().unwrap_or_else(|e| e.into_inner())
+        }
+
+        /// The record stored for the position with keys `keys` at `depth`, if any.
+        pub(crate) fn probe(&self, keys: (u64, u64), depth: u32) -> Option<R> {
+            let bucket = self.bucket(keys.0, depth);
+            bucket
+                .iter()
+                .flatten()
+                .find(|s| s.is(keys, depth))
+                .map(|s| s.record)
+        }
+
+        /// Stores the record of the position with keys `keys` at `depth`.
+        pub(crate) fn store(&self, keys: (u64, u64), depth: u32, record: R) {
+            let mut bucket = self.bucket(keys.0, depth);
+            let slot = Some(Slot {
+                key1: keys.0,
+                key2: keys.1,
+                depth,
+                record,
+            });
+            match bucket[0] {
+                // The same record again (another thread counted it too): nothing to move.
+                Some(deep) if deep.is(keys, depth) => {}
+                Some(deep) if deep.depth > depth => bucket[1] = slot,
+                _ => {
+                    bucket[1] = bucket[0];
+                    bucket[0] = slot;
+                }
             }
+        }
+    }
+
+    /// Statistics keep their narrow records whole, under a lock (see [`RecordTable`]).
+    impl<R: Copy + Send> super::part::Part<R> for RecordTable<R> {
+        fn with_bytes(bytes: usize, _threads: usize) -> Option<RecordTable<R>> {
+            RecordTable::with_bytes(bytes)
+        }
+        fn bytes(&self) -> usize {
+            RecordTable::bytes(self)
+        }
+        #[inline(always)]
+        fn prefetch(&self, key1: u64, depth: u32) {
+            let bucket = bucket_of(&self.buckets, with_depth(key1, depth));
+            prefetch_lines(
+                bucket,
+                std::mem::size_of::<RecordBucket<R>>().div_ceil(LINE),
+            );
+        }
+        fn probe(&self, keys: (u64, u64), depth: u32) -> Option<R> {
+            RecordTable::probe(self, keys, depth)
+        }
+        fn store(&self, keys: (u64, u64), depth: u32, record: R) {
+            RecordTable::store(self, keys, depth, record);
         }
     }
 }
@@ -539,8 +592,9 @@ pub fn auto_mb(leaves: f64, depth: u32, available: Option<u64>) -> usize {
     let b = leaves.powf(1.0 / depth as f64).max(1.0);
     let distinct = leaves / (b * b) / 2.5f64.powi(depth.saturating_sub(5) as i32);
     let one_each = distinct * BYTES_EACH;
-    // The lock-free parts get what the wide part leaves (see [`WIDE_SHARE`]).
-    let with_wide = WIDE_SHARE as f64 / (WIDE_SHARE - 1) as f64;
+    // The lock-free parts get what the wide part leaves (see [`Record::WIDE_SHARE`]).
+    let share = <u64 as Record>::WIDE_SHARE as f64;
+    let with_wide = share / (share - 1.0);
     let bytes = (ENTRIES_EACH * one_each * with_wide)
         .min(one_each.max(SMALL_TABLE))
         .min(budget);
@@ -669,11 +723,11 @@ mod memory {
 
 #[cfg(test)]
 mod tests {
-    use super::RecordTable;
+    use super::record::RecordTable;
 
     #[test]
     fn a_full_record_bucket_keeps_the_deepest_record_and_the_newest_other() {
-        let table = RecordTable::<u64>::new(0).unwrap(); // one bucket: every key meets every other
+        let table = RecordTable::<u64>::with_bytes(0).unwrap(); // one bucket: every key meets every other
         let deep = (1, 10);
         table.store(deep, 5, 500);
         for key in 2..40u64 {

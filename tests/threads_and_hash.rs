@@ -119,25 +119,25 @@ fn a_full_bucket_keeps_the_deeper_entries_and_the_newer_shallow_ones() {
         )
     };
     let (k1, k2) = keys(100);
-    table.store(k1, k2, 5, 123_456);
+    table.store((k1, k2), 5, 123_456);
     for i in 0..9 {
         let (k1, k2) = keys(i);
-        table.store(k1, k2, 3, 1000 + i);
+        table.store((k1, k2), 3, 1000 + i);
     }
-    assert_eq!(table.probe(k1, k2, 5), Some(123_456));
+    assert_eq!(table.probe((k1, k2), 5), Some(123_456));
     assert_eq!(
-        table.probe(k1, k2, 3),
+        table.probe((k1, k2), 3),
         None,
         "the same keys at another depth"
     );
     for i in 0..9 {
         let (k1, k2) = keys(i);
         let want = if i < 2 { None } else { Some(1000 + i) };
-        assert_eq!(table.probe(k1, k2, 3), want, "entry {i}");
+        assert_eq!(table.probe((k1, k2), 3), want, "entry {i}");
     }
     // A count the position's keys do not verify is never returned.
     let (k1, _) = keys(8);
-    assert_eq!(table.probe(k1, 0, 3), None);
+    assert_eq!(table.probe((k1, 0), 3), None);
 }
 
 #[test]
@@ -193,7 +193,9 @@ fn threaded_divide_matches_single_threaded_divide() {
 #[test]
 fn a_table_too_large_to_allocate_is_an_error() {
     // 2^40 MiB is more memory than any machine can map.
-    let err = Table::new(1 << 40).err().expect("allocation must fail");
+    let err = Table::<u64>::new(1 << 40)
+        .err()
+        .expect("allocation must fail");
     assert_eq!(
         err.to_string(),
         "cannot allocate a 1099511627776 MiB hash table (try a smaller --hash)"
@@ -203,15 +205,15 @@ fn a_table_too_large_to_allocate_is_an_error() {
 #[test]
 fn table_size_is_the_size_asked_for() {
     // Any number of buckets, not only powers of two: 20 GiB on a 24 GB machine.
-    assert_eq!(Table::new(64).unwrap().bytes(), 64 << 20);
-    assert_eq!(Table::new(48).unwrap().bytes(), 48 << 20);
-    assert_eq!(Table::new(3).unwrap().bytes(), 3 << 20);
+    assert_eq!(Table::<u64>::new(64).unwrap().bytes(), 64 << 20);
+    assert_eq!(Table::<u64>::new(48).unwrap().bytes(), 48 << 20);
+    assert_eq!(Table::<u64>::new(3).unwrap().bytes(), 3 << 20);
     // At least one bucket in each part: 128 bytes for depth 3 and more, 64 for depth 2, 320
     // (five cache lines: a lock and two records of any size) for counts past 2^40.
-    assert_eq!(Table::new(0).unwrap().bytes(), 512);
+    assert_eq!(Table::<u64>::new(0).unwrap().bytes(), 512);
     // More mapping threads than pages: the one page is mapped once.
-    assert_eq!(Table::with_threads(0, 3).unwrap().bytes(), 512);
-    assert_eq!(Table::with_threads(1, 7).unwrap().bytes(), 1 << 20);
+    assert_eq!(Table::<u64>::with_threads(0, 3).unwrap().bytes(), 512);
+    assert_eq!(Table::<u64>::with_threads(1, 7).unwrap().bytes(), 1 << 20);
 }
 
 #[test]
@@ -297,26 +299,26 @@ fn depth_2_entries_verify_the_second_key_and_keep_zero_counts() {
     let table = Table::new(0).unwrap();
     let (key1, key2) = (0x0123_4567_89ab_cdef, 0xfedc_ba98_7654_3210);
     // An empty entry is all zeros; a second key whose 48 compared bits are zero must not match it.
-    assert_eq!(table.probe(key1, 0, 2), None);
-    assert_eq!(table.probe(key1, key2, 2), None);
+    assert_eq!(table.probe((key1, 0), 2), None);
+    assert_eq!(table.probe((key1, key2), 2), None);
     // A count of zero (no legal moves two plies down) is a count, not an empty entry.
-    table.store(key1, 0, 2, 0);
-    assert_eq!(table.probe(key1, 0, 2), Some(0));
-    table.store(key1, key2, 2, 47_524);
-    assert_eq!(table.probe(key1, key2, 2), Some(47_524));
-    assert_eq!(table.probe(key1, 0, 2), Some(0));
+    table.store((key1, 0), 2, 0);
+    assert_eq!(table.probe((key1, 0), 2), Some(0));
+    table.store((key1, key2), 2, 47_524);
+    assert_eq!(table.probe((key1, key2), 2), Some(47_524));
+    assert_eq!(table.probe((key1, 0), 2), Some(0));
     // Another second key in the same bucket: 48 bits differ, so no match.
-    assert_eq!(table.probe(key1, key2 ^ 1 << 40, 2), None);
+    assert_eq!(table.probe((key1, key2 ^ 1 << 40), 2), None);
     // Same keys at another depth: the deep part, not this entry.
-    assert_eq!(table.probe(key1, key2, 3), None);
+    assert_eq!(table.probe((key1, key2), 3), None);
     // Counts that do not fit the entry's 16 bits are not stored.
-    table.store(!key1, !key2, 2, 0xffff);
-    assert_eq!(table.probe(!key1, !key2, 2), None);
+    table.store((!key1, !key2), 2, 0xffff);
+    assert_eq!(table.probe((!key1, !key2), 2), None);
     // Eight entries to a bucket: the ninth pushes out the oldest.
     for i in 1..=8u64 {
-        table.store(key1, key2 ^ i << 32, 2, i);
+        table.store((key1, key2 ^ i << 32), 2, i);
     }
-    assert_eq!(table.probe(key1, key2 ^ 8 << 32, 2), Some(8));
-    assert_eq!(table.probe(key1, key2 ^ 1 << 32, 2), Some(1));
-    assert_eq!(table.probe(key1, key2, 2), None);
+    assert_eq!(table.probe((key1, key2 ^ 8 << 32), 2), Some(8));
+    assert_eq!(table.probe((key1, key2 ^ 1 << 32), 2), Some(1));
+    assert_eq!(table.probe((key1, key2), 2), None);
 }

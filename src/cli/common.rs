@@ -6,7 +6,7 @@ use clap::ValueEnum;
 use perft::Nodes;
 use perft::cpu::{Simd, SimdKind};
 use perft::perft::{Counting, Options};
-use perft::tt::{self, Table};
+use perft::tt::{self, Record, Table};
 use perft::{Classical, Magic, Position, Sliders};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -169,8 +169,13 @@ impl CountArgs {
         }
     }
 
-    /// The transposition table of [`CountArgs::hash_mb`], built once, if one is asked for.
-    pub fn table(&self, leaves: impl FnOnce() -> f64, depth: u32) -> Result<Option<Table>> {
+    /// The transposition table of [`CountArgs::hash_mb`] for records `N` (node counts or
+    /// statistics), built once, if one is asked for.
+    pub fn table<N: Record>(
+        &self,
+        leaves: impl FnOnce() -> f64,
+        depth: u32,
+    ) -> Result<Option<Table<N>>> {
         match self.hash_mb(leaves, depth) {
             0 => Ok(None),
             mb => Ok(Some(Table::with_threads(mb, self.threads())?)),
@@ -283,6 +288,15 @@ pub fn mnps(nodes: Nodes, elapsed: Duration) -> f64 {
     nodes.to_f64() / elapsed.as_secs_f64().max(1e-9) / 1e6
 }
 
+/// A table's size as the speed line gives it (`hash 64 MiB`, or `no hash`), to the nearest MiB
+/// (a statistics table's buckets do not fill the size asked for to the byte).
+pub fn hash_label(bytes: Option<usize>) -> String {
+    match bytes {
+        Some(b) => format!("hash {} MiB", (b + (1 << 19)) >> 20),
+        None => "no hash".to_string(),
+    }
+}
+
 /// What a speed figure was measured with: counting, sliders, threads, hash.
 pub fn setup_label(counting: Counting, sliders: &str, opts: &Options<'_>) -> String {
     let threads = if opts.threads == 1 {
@@ -290,10 +304,7 @@ pub fn setup_label(counting: Counting, sliders: &str, opts: &Options<'_>) -> Str
     } else {
         format!("{} threads", opts.threads)
     };
-    let hash = match opts.table {
-        Some(t) => format!("hash {} MiB", t.bytes() >> 20),
-        None => "no hash".to_string(),
-    };
+    let hash = hash_label(opts.table.map(Table::bytes));
     // Bulk counting runs one of three compiled copies of its hot code: say which, so that
     // figures from different machines are not taken for the same code.
     let code = match counting {

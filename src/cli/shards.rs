@@ -190,7 +190,7 @@ impl SliderJob for Work<'_> {
         };
         let stats_table = match (mb, args.stats) {
             (0, _) | (_, false) => None,
-            (mb, true) => Some(StatsTable::new(mb)?),
+            (mb, true) => Some(StatsTable::with_threads(mb, threads)?),
         };
         let opts = WorkOptions {
             counting: args.count.counting(),

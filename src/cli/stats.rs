@@ -1,7 +1,7 @@
 //! `perft --stats`: the leaf statistics of every depth 1..N, as the Perft Results tables give
 //! them, or as one JSON document with the Grand Chess Tree's finer split.
 
-use super::common::{Common, SliderJob, mnps};
+use super::common::{Common, SliderJob, hash_label, mnps};
 use anyhow::Result;
 use perft::perft::estimate_leaves;
 use perft::stats::{Stats, StatsTable, divide_stats, stats_with};
@@ -84,14 +84,10 @@ pub struct StatsJob<'a> {
 impl SliderJob for StatsJob<'_> {
     fn run<S: Sliders>(self) -> Result<ExitCode> {
         let threads = self.common.count.threads();
-        let mb = self
+        let table: Option<StatsTable> = self
             .common
             .count
-            .hash_mb(|| estimate_leaves::<S>(&self.pos, self.depth), self.depth);
-        let table = match mb {
-            0 => None,
-            mb => Some(StatsTable::new(mb)?),
-        };
+            .table(|| estimate_leaves::<S>(&self.pos, self.depth), self.depth)?;
         let table = table.as_ref();
         let start = Instant::now();
         // With --divide the last row is the sum of the divide's rows: that depth is counted once.
@@ -146,10 +142,7 @@ impl SliderJob for StatsJob<'_> {
             }
         }
         let nodes: Nodes = rows.iter().map(|(_, s)| s.nodes).sum();
-        let hash = match table {
-            Some(_) => format!("hash {mb} MiB"),
-            None => "no hash".to_string(),
-        };
+        let hash = hash_label(table.map(StatsTable::bytes));
         eprintln!(
             "depths 1-{} | {nodes} nodes | {:.3} s | {:.1} {} | statistics, {} sliders, {threads} thread{}, {hash}",
             self.depth,
