@@ -13,13 +13,11 @@ impl Bitboard {
     /// No square.
     pub const EMPTY: Bitboard = Bitboard(0);
     /// Every square.
-    pub const FULL: Bitboard = Bitboard(!0);
+    pub(crate) const FULL: Bitboard = Bitboard(!0);
     /// The a-file.
     pub const FILE_A: Bitboard = Bitboard(0x0101_0101_0101_0101);
     /// The h-file.
     pub const FILE_H: Bitboard = Bitboard(0x8080_8080_8080_8080);
-    /// Rank 1.
-    pub const RANK_1: Bitboard = Bitboard(0xff);
 
     /// The set holding only `sq`.
     #[inline(always)]
@@ -91,14 +89,6 @@ impl Bitboard {
         } else {
             None
         }
-    }
-
-    /// Removes and returns the lowest square; the set must not be empty.
-    #[inline(always)]
-    pub fn pop_lsb(&mut self) -> Square {
-        let sq = self.lsb();
-        self.0 &= self.0 - 1;
-        sq
     }
 
     /// Every square moved one rank up (towards rank 8); squares on rank 8 fall off.

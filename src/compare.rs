@@ -9,14 +9,18 @@ use std::time::{Duration, Instant};
 /// One perft of a comparison workload, with the published count when there is one.
 #[derive(Clone, Debug)]
 pub struct Work {
+    /// The position.
     pub pos: Position,
+    /// The depth counted.
     pub depth: u32,
+    /// The published count, which every implementation must give.
     pub expected: Option<Nodes>,
 }
 
 /// One implementation's result.
 #[derive(Clone, Debug)]
 pub struct Contender {
+    /// The implementation's name (`magic`, `classical`, `pext`).
     pub name: &'static str,
     /// The total time of the whole workload, one entry per round.
     pub times: Vec<Duration>,

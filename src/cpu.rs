@@ -7,7 +7,7 @@ use std::fmt;
 /// Whether this CPU has every instruction the x86-64-v3 copy of the count is compiled for
 /// (AVX2, BMI1, BMI2, LZCNT, FMA, MOVBE: Haswell, Excavator and later). std caches the answer.
 #[inline]
-pub fn has_v3() -> bool {
+pub(crate) fn has_v3() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
         std::is_x86_feature_detected!("avx2")
@@ -42,7 +42,7 @@ pub fn has_avx512_lanes() -> bool {
 
 /// Whether this CPU has BMI2's `pext`.
 #[inline]
-pub fn has_bmi2() -> bool {
+pub(crate) fn has_bmi2() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
         cfg!(target_feature = "bmi2") || std::arch::is_x86_feature_detected!("bmi2")
@@ -55,7 +55,7 @@ pub fn has_bmi2() -> bool {
 
 /// The vendor string's three registers (`ebx`, `edx`, `ecx` of `cpuid` leaf 0) and the
 /// signature (`eax` of leaf 1), or `None` off x86-64.
-pub fn signature() -> Option<(u32, u32, u32, u32)> {
+pub(crate) fn signature() -> Option<(u32, u32, u32, u32)> {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::__cpuid;
@@ -91,7 +91,7 @@ impl SimdKind {
     }
 
     /// Whether this CPU runs this code.
-    pub fn runs_here(self) -> bool {
+    pub(crate) fn runs_here(self) -> bool {
         match self {
             SimdKind::Avx512 => has_avx512_lanes(),
             SimdKind::Avx2 => has_v3(),
@@ -161,6 +161,7 @@ impl Simd {
         }
     }
 
+    /// Which code it is.
     pub fn kind(self) -> SimdKind {
         self.0
     }

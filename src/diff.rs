@@ -21,7 +21,9 @@ use std::collections::BTreeMap;
 /// their engine misses or invents it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum MoveClass {
+    /// A castling move.
     Castling,
+    /// An en-passant capture.
     EnPassant,
     /// A promotion (with or without capture) to this piece.
     Promotion(PieceKind),
@@ -141,7 +143,9 @@ impl MoveClass {
 /// A move and its class.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ClassifiedMove {
+    /// The move in UCI notation (castling as the position's rules write it).
     pub uci: String,
+    /// The rule it belongs to.
     pub class: MoveClass,
 }
 
@@ -150,8 +154,11 @@ pub struct ClassifiedMove {
 pub struct Step {
     /// Moves from the root to this position.
     pub moves: Vec<String>,
+    /// The depth counted below this position.
     pub depth: u32,
+    /// Our count of this position at `depth`.
     pub ours: Nodes,
+    /// The engine's total for it.
     pub theirs: Nodes,
     /// The move whose count differs, that the search follows: (move, engine, ours).
     pub follow: Option<(String, Nodes, Nodes)>,
@@ -161,14 +168,21 @@ pub struct Step {
 #[derive(Clone, Debug)]
 pub enum Outcome {
     /// Every count agrees at the requested depth.
-    Agree { nodes: Nodes },
+    Agree {
+        /// The count both give.
+        nodes: Nodes,
+    },
     /// Found the position whose legal moves the engine gets wrong.
     MoveListDiffers {
+        /// Moves from the root to the position.
         moves: Vec<String>,
+        /// The position's FEN.
         fen: String,
         /// Whether the side to move is in check there.
         in_check: bool,
+        /// Legal moves the engine did not list.
         missed: Vec<ClassifiedMove>,
+        /// Moves the engine listed that are not legal.
         invented: Vec<ClassifiedMove>,
         /// The first lines of the engine's answer there that were neither a move count nor the
         /// total (a move list in another notation shows up here).
@@ -177,29 +191,42 @@ pub enum Outcome {
     /// Most of the engine's moves move pieces that are not there: it answers for another
     /// position (it ignored `position`, or the moves, or misread the FEN).
     OtherPosition {
+        /// Moves from the root to the position.
         moves: Vec<String>,
+        /// The position's FEN.
         fen: String,
         /// A few of the impossible moves.
         examples: Vec<String>,
     },
     /// Every move matches but the engine's total is not the sum of its own lines.
     TotalDiffers {
+        /// Moves from the root to the position.
         moves: Vec<String>,
+        /// The position's FEN.
         fen: String,
+        /// Our count of the position (every line of the engine agreed with ours).
         ours: Nodes,
+        /// The total the engine printed.
         theirs: Nodes,
     },
     /// The engine's counts changed between calls, or its depth-1 counts are not 1.
     Inconsistent {
+        /// Moves from the root to the position.
         moves: Vec<String>,
+        /// The position's FEN.
         fen: String,
+        /// What was inconsistent, for the report.
         detail: String,
     },
     /// The engine crashed, hung or printed garbage on this query (it is restarted for the next).
     EngineFailed {
+        /// Moves from the root to the position.
         moves: Vec<String>,
+        /// The position's FEN.
         fen: String,
+        /// The depth asked for.
         depth: u32,
+        /// How the engine failed.
         error: EngineError,
     },
 }
@@ -234,7 +261,9 @@ impl Outcome {
 /// The full result: the descent and its outcome.
 #[derive(Clone, Debug)]
 pub struct Report {
+    /// The positions the descent went through, from the root.
     pub steps: Vec<Step>,
+    /// How it ended.
     pub outcome: Outcome,
 }
 
@@ -454,25 +483,33 @@ fn descend<S: Sliders>(
 /// One listed depth of a suite position, as the engine answered it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DiffCheck {
+    /// The depth.
     pub depth: u32,
+    /// The suite's count for it.
     pub expected: Nodes,
     /// The engine's total; `None` if skipped or the engine failed.
     pub engine: Option<Nodes>,
+    /// Why the depth was not asked, if it was not.
     pub skipped: Option<SkipReason>,
 }
 
 /// A suite position's result.
 #[derive(Clone, Debug)]
 pub struct PositionDiff {
+    /// The suite line (from 1).
     pub line: usize,
+    /// The line's `id` operation, if any.
     pub id: Option<String>,
+    /// The position's FEN.
     pub fen: String,
+    /// Each listed depth, shallowest first.
     pub checks: Vec<DiffCheck>,
     /// The first failing depth and what the descent from it found.
     pub failure: Option<(u32, Report)>,
 }
 
 impl PositionDiff {
+    /// Whether the engine agreed at every depth it was asked.
     pub fn passed(&self) -> bool {
         self.failure.is_none()
     }
@@ -546,10 +583,15 @@ pub fn diff_position<S: Sliders>(
 /// Totals over a suite: positions, checks, and the failures by kind.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
+    /// Positions read.
     pub positions: usize,
+    /// Positions where the engine agreed at every depth asked.
     pub passed: usize,
+    /// Positions where it did not.
     pub failed: usize,
+    /// Depths asked.
     pub checks_run: usize,
+    /// Depths left out (over the limits, or after a failure).
     pub checks_skipped: usize,
     /// Per [`MoveClass::index`]: positions where such a move was [missed, missed in check,
     /// invented, invented in check].

@@ -79,7 +79,9 @@ impl std::error::Error for EngineError {}
 /// One answer: the count per root move and the total the engine printed.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Divide {
+    /// The count under each root move, by move as the engine wrote it.
     pub moves: BTreeMap<String, Nodes>,
+    /// The total the engine printed.
     pub total: Nodes,
     /// Lines that were neither a move count nor the total (headers, timings...), at most a few.
     pub unread: Vec<String>,
@@ -281,7 +283,7 @@ fn cut(line: &str) -> String {
 }
 
 /// Whether `s` has the shape of a move in UCI notation (`e2e4`, `e7e8q`).
-pub fn is_uci_move(s: &str) -> bool {
+pub(crate) fn is_uci_move(s: &str) -> bool {
     let square = |r: std::ops::Range<usize>| s.get(r).and_then(Square::parse).is_some();
     square(0..2) && square(2..4) && matches!(s.get(4..), Some("" | "q" | "r" | "b" | "n"))
 }

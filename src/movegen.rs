@@ -2,7 +2,7 @@
 //!
 //! One generator, [`generate`], produces moves *as target sets*: for each piece (or, for pawns,
 //! for all of them at once) the squares it can move to. It hands those sets to a [`Sink`]:
-//! [`MoveList`] turns them into moves, [`Counter`] only adds their sizes, which is how perft's
+//! [`MoveList`] turns them into moves, `Counter` only adds their sizes, which is how perft's
 //! last ply counts legal moves without listing or making them. Both are monomorphized, so the
 //! counter's loop holds no move encoding at all.
 //!
@@ -62,7 +62,7 @@ pub trait Sink {
 
 /// Counts moves without listing them: perft's last ply.
 #[derive(Clone, Copy, Default, Debug)]
-pub struct Counter(pub u64);
+pub(crate) struct Counter(pub u64);
 
 impl Sink for Counter {
     #[inline(always)]
@@ -178,7 +178,7 @@ const PROMOTION_PIECES: [PieceKind; 4] = [
 ];
 
 /// Takes moves one at a time. Every `Push` is a [`Sink`] that turns target sets into moves.
-pub trait Push {
+pub(crate) trait Push {
     /// Receives one move.
     fn push(&mut self, mv: Move);
 }
@@ -225,13 +225,21 @@ impl<T: Push> Sink for T {
 /// `2 * up`, `up_east`, `up_west`); those reaching `last` promote.
 #[derive(Clone, Copy, Debug)]
 pub struct PawnTargets {
+    /// Squares reached by a single push.
     pub single: Bitboard,
+    /// Squares reached by a double push.
     pub double: Bitboard,
+    /// Squares reached by a capture towards the h-file.
     pub east: Bitboard,
+    /// Squares reached by a capture towards the a-file.
     pub west: Bitboard,
+    /// The square delta of a single push (8 for White, -8 for Black).
     pub up: i8,
+    /// The square delta of a capture towards the h-file.
     pub up_east: i8,
+    /// The square delta of a capture towards the a-file.
     pub up_west: i8,
+    /// The promotion rank.
     pub last: Bitboard,
 }
 
@@ -709,6 +717,7 @@ pub fn count_legal_on<S: Sliders>(board: &Board, paths: &CastlePaths) -> u64 {
 
 /// Whether the pseudo-legal move `mv` is legal, by the slow and obvious test: make it and see
 /// whether the mover's king is attacked. The independent check the tests compare with.
+#[doc(hidden)]
 pub fn is_legal_by_make<S: Sliders>(pos: &mut Position, mv: Move) -> bool {
     let us = pos.side_to_move();
     let undo = pos.make(mv);

@@ -85,7 +85,7 @@ impl Nodes {
     }
 
     /// `self + other`, or `None` past 768 bits.
-    pub fn checked_add(self, other: Nodes) -> Option<Nodes> {
+    pub(crate) fn checked_add(self, other: Nodes) -> Option<Nodes> {
         let mut out = [0; WORDS];
         let mut carry = false;
         for (i, o) in out.iter_mut().enumerate() {
@@ -98,7 +98,7 @@ impl Nodes {
     }
 
     /// `self * m`, or `None` past 768 bits.
-    pub fn checked_mul_u64(self, m: u64) -> Option<Nodes> {
+    pub(crate) fn checked_mul_u64(self, m: u64) -> Option<Nodes> {
         let mut out = [0; WORDS];
         let mut carry = 0u64;
         for (i, o) in out.iter_mut().enumerate() {
@@ -110,7 +110,7 @@ impl Nodes {
     }
 
     /// `self * other`, or `None` past 768 bits.
-    pub fn checked_mul(self, other: Nodes) -> Option<Nodes> {
+    pub(crate) fn checked_mul(self, other: Nodes) -> Option<Nodes> {
         let mut acc = Nodes::ZERO;
         for (i, &w) in other.0.iter().enumerate() {
             if w == 0 {

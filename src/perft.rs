@@ -177,21 +177,6 @@ where
     total
 }
 
-/// Perft with bulk counting at the last ply ([`perft`] with [`Counting::Bulk`]).
-pub fn perft_bulk<S: Sliders>(pos: &mut Position, depth: u32) -> Nodes {
-    perft::<S>(pos, depth, Counting::Bulk)
-}
-
-/// [`perft_bulk`] always in the baseline copy (the one for every CPU the binary targets), for
-/// comparing the copies: the suite tests check that its counts agree with the published ones.
-pub fn perft_bulk_baseline<S: Sliders>(pos: &mut Position, depth: u32) -> Nodes {
-    let opts = Options {
-        simd: Simd::NONE,
-        ..Options::single(Counting::Bulk)
-    };
-    count::<S>(pos, depth, &opts)
-}
-
 /// One compiled copy of a count's hot code: the recursion over the plies of a narrow subtree
 /// ([`bulk_inner`], [`hashed_inner`]) and the out-of-line count of the leaves below one board.
 /// The same generic code is compiled twice, once as the crate's target allows ([`Baseline`])
@@ -485,27 +470,6 @@ fn bulk_inner<S: Sliders, B: Build, L: Leaf>(pos: &mut Position, depth: u32) -> 
     total
 }
 
-/// Perft without bulk counting: every move is made, down to depth 0.
-pub fn perft_no_bulk<S: Sliders>(pos: &mut Position, depth: u32) -> Nodes {
-    perft::<S>(pos, depth, Counting::NoBulk)
-}
-
-/// Perft with a transposition table (`depth` >= 0): interior nodes of depth 2 and more are
-/// looked up and stored (those above [`NARROW_DEPTH`] in the table's wide part, exactly at any
-/// size); the last ply is counted as `counting` says, in the widest code the CPU runs.
-pub fn perft_hashed<S: Sliders>(
-    pos: &mut Position,
-    depth: u32,
-    counting: Counting,
-    tt: &Table,
-) -> Nodes {
-    let opts = Options {
-        table: Some(tt),
-        ..Options::single(counting)
-    };
-    count::<S>(pos, depth, &opts)
-}
-
 /// The total of a narrow subtree through the table: nodes of depth 2 and more are looked up
 /// and stored; below depth 2 nothing is, so a depth-2 node's last two plies are the kind's
 /// one pass.
@@ -582,6 +546,7 @@ pub fn estimate_leaves<S: Sliders>(pos: &Position, depth: u32) -> f64 {
 /// How a perft run is carried out: chosen once, before the count starts.
 #[derive(Clone, Copy)]
 pub struct Options<'a> {
+    /// How the last ply is counted.
     pub counting: Counting,
     /// Worker threads (at least 1).
     pub threads: usize,

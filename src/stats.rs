@@ -36,18 +36,31 @@ use std::ops::{Add, AddAssign};
 /// [`crate::nodes`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Stats<N = Nodes> {
+    /// Leaves.
     pub nodes: N,
+    /// Leaves reached by a capture (en passant included).
     pub captures: N,
+    /// Leaves reached by an en-passant capture.
     pub enpassants: N,
+    /// Leaves reached by castling.
     pub castles: N,
+    /// Leaves reached by a promotion.
     pub promotions: N,
+    /// Checks, not mates, by the moved piece alone.
     pub direct_checks: N,
+    /// Checks, not mates, by one piece other than the moved one.
     pub single_discovered_checks: N,
+    /// Checks, not mates, by two pieces, one the moved piece.
     pub direct_discovered_checks: N,
+    /// Checks, not mates, by two pieces, neither the moved one (en passant only).
     pub double_discovered_checks: N,
+    /// Mates by the moved piece alone.
     pub direct_mates: N,
+    /// Mates by one piece other than the moved one.
     pub single_discovered_mates: N,
+    /// Mates by two pieces, one the moved piece.
     pub direct_discovered_mates: N,
+    /// Mates by two pieces, neither the moved one.
     pub double_discovered_mates: N,
 }
 
@@ -108,7 +121,7 @@ impl<N: Tally> Stats<N> {
     }
 
     /// The inverse of [`Stats::to_array`].
-    pub fn from_array(a: [N; 13]) -> Stats<N> {
+    pub(crate) fn from_array(a: [N; 13]) -> Stats<N> {
         Stats {
             nodes: a[0],
             captures: a[1],
@@ -267,15 +280,10 @@ fn discoverers(board: &Board, us: Color) -> Bitboard {
     found
 }
 
-/// The statistics of the leaves one ply below `pos`: its legal moves, classified from the
-/// generator's target sets (see the module documentation).
-pub fn leaf_stats<S: Sliders>(pos: &Position) -> Stats<u64> {
-    leaf_stats_on::<S>(pos.board(), pos.castle_path_table())
-}
-
-/// [`leaf_stats`] of a bare board, with the game's castling paths.
+/// The statistics of the leaves one ply below `board` (`paths`: the game's castling paths): its
+/// legal moves, classified from the generator's target sets (see the module documentation).
 #[inline(always)]
-pub fn leaf_stats_on<S: Sliders>(board: &Board, paths: &CastlePaths) -> Stats<u64> {
+pub(crate) fn leaf_stats_on<S: Sliders>(board: &Board, paths: &CastlePaths) -> Stats<u64> {
     let us = board.side_to_move();
     let eksq = board.king(!us);
     let occupied = board.occupied();
@@ -550,7 +558,7 @@ fn has_reply<S: Sliders>(child: &Board, paths: &CastlePaths) -> bool {
 
 /// The statistics of the one leaf `mv` (a legal move of `pos`) leads to, the move played
 /// without any filter: for the root's moves of a depth-1 divide. Summed over the moves, it
-/// must equal [`leaf_stats`] (the tests check that it does).
+/// must equal [`leaf_stats_on`] (the tests check that it does).
 fn move_stats<S: Sliders>(pos: &Position, mv: Move) -> Stats<u64> {
     let kind = mv.kind();
     let mut st = Stats {

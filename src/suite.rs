@@ -63,11 +63,15 @@ impl SkipReason {
 /// One depth of one position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Check {
+    /// The depth.
     pub depth: u32,
+    /// The suite's count for it.
     pub expected: Nodes,
     /// The count we computed, `None` if skipped.
     pub actual: Option<Nodes>,
+    /// Why it was not run, if it was not.
     pub skipped: Option<SkipReason>,
+    /// The time the count took (zero if skipped).
     pub time: Duration,
 }
 
@@ -86,8 +90,11 @@ impl Check {
 /// The outcome for one suite position.
 #[derive(Clone, Debug)]
 pub struct PositionReport {
+    /// The suite line (from 1).
     pub line: usize,
+    /// The line's `id` operation, if any.
     pub id: Option<String>,
+    /// The position's FEN.
     pub fen: String,
     /// The checks in increasing depth.
     pub checks: Vec<Check>,
@@ -181,6 +188,7 @@ pub fn run_position<S: Sliders>(
 /// Totals over a suite run.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Summary {
+    /// Positions read.
     pub positions: usize,
     /// Positions with at least one check run and none failed.
     pub positions_passed: usize,
@@ -194,7 +202,9 @@ pub struct Summary {
     pub skipped: usize,
     /// Lines that could not be read or whose FEN was rejected.
     pub errors: usize,
+    /// Nodes counted by the checks that ran.
     pub nodes: Nodes,
+    /// The time they took.
     pub time: Duration,
 }
 

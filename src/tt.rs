@@ -393,7 +393,7 @@ impl<N: Record> Table<N> {
     /// Starts loading the bucket that [`Table::probe`] will read for `key1` at `depth` (a hint
     /// to the processor; it changes no result).
     #[inline(always)]
-    pub fn prefetch(&self, key1: u64, depth: u32) {
+    pub(crate) fn prefetch(&self, key1: u64, depth: u32) {
         part::Part::prefetch(&self.narrow, key1, depth);
     }
 
@@ -413,7 +413,7 @@ impl<N: Record> Table<N> {
 
     /// The record of any size stored for the position with keys `keys` at `depth`, if any:
     /// in the narrow part, or else in the wide one.
-    pub fn probe_wide(&self, keys: (u64, u64), depth: u32) -> Option<N::Wide> {
+    pub(crate) fn probe_wide(&self, keys: (u64, u64), depth: u32) -> Option<N::Wide> {
         match self.probe(keys, depth) {
             Some(n) => Some(n.widen()),
             None => self.wide.probe(keys, depth),
@@ -422,7 +422,7 @@ impl<N: Record> Table<N> {
 
     /// Stores a record of any size: in the narrow part while it can keep it (as nearly all
     /// records), in the wide part otherwise, where it is kept exactly at any size.
-    pub fn store_wide(&self, keys: (u64, u64), depth: u32, record: N::Wide) {
+    pub(crate) fn store_wide(&self, keys: (u64, u64), depth: u32, record: N::Wide) {
         match N::narrow(&record) {
             Some(n) => self.store(keys, depth, n),
             None => self.wide.store(keys, depth, record),

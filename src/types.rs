@@ -32,15 +32,6 @@ impl Square {
         Square::new(rank * 8 + file)
     }
 
-    /// The square with this index, or `None` when `index` is 64 or more.
-    pub const fn try_new(index: u8) -> Option<Square> {
-        if index < 64 {
-            Some(Square(index))
-        } else {
-            None
-        }
-    }
-
     /// The index, 0..64.
     #[inline(always)]
     pub const fn index(self) -> usize {
@@ -110,7 +101,7 @@ impl fmt::Debug for Square {
 pub mod sq {
     use super::Square;
     macro_rules! squares {
-        ($($name:ident = $i:expr),* $(,)?) => { $(pub const $name: Square = Square::new($i);)* };
+        ($($name:ident = $i:expr),* $(,)?) => { $(#[doc = concat!("The square ", stringify!($name), ".")] pub const $name: Square = Square::new($i);)* };
     }
     squares!(
         A1 = 0,
@@ -152,13 +143,15 @@ pub mod sq {
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 #[repr(u8)]
 pub enum Color {
+    /// White, who moves first.
     White = 0,
+    /// Black.
     Black = 1,
 }
 
 impl Color {
     /// Both colours, White first.
-    pub const BOTH: [Color; 2] = [Color::White, Color::Black];
+    pub(crate) const BOTH: [Color; 2] = [Color::White, Color::Black];
 
     /// 0 for White, 1 for Black.
     #[inline(always)]
@@ -214,11 +207,17 @@ impl std::ops::Not for Color {
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum PieceKind {
+    /// A pawn.
     Pawn = 0,
+    /// A knight.
     Knight = 1,
+    /// A bishop.
     Bishop = 2,
+    /// A rook.
     Rook = 3,
+    /// A queen.
     Queen = 4,
+    /// A king.
     King = 5,
 }
 
@@ -268,7 +267,9 @@ impl PieceKind {
 /// A coloured piece.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Piece {
+    /// Whose piece.
     pub color: Color,
+    /// What piece.
     pub kind: PieceKind,
 }
 

@@ -16,7 +16,7 @@ use perft::attacks::Pext;
 use perft::attacks::magic::Prng;
 use perft::cpu::{Simd, SimdKind};
 use perft::movegen::legal_moves;
-use perft::perft::{Counting, Options, perft, perft_bulk_baseline, perft_no_bulk, perft_with};
+use perft::perft::{Counting, Options, perft, perft_with};
 use perft::tt::Table;
 use perft::{Classical, Magic, MoveKind, Nodes, Position};
 use shakmaty::fen::Fen;
@@ -243,6 +243,10 @@ fn every_way_counts(pos: &Position, depth: u32, want: u64, what: &str) {
         threads: 2,
         ..hashed
     };
+    let baseline = Options {
+        simd: Simd::NONE,
+        ..Options::single(Counting::Bulk)
+    };
     let mut p = pos.clone();
     let ways: [(&str, Nodes); 7] = [
         (
@@ -254,8 +258,8 @@ fn every_way_counts(pos: &Position, depth: u32, want: u64, what: &str) {
             "hashed, 2 threads",
             perft_with::<Magic>(pos, depth, threaded_hashed),
         ),
-        ("baseline copy", perft_bulk_baseline::<Magic>(&mut p, depth)),
-        ("no bulk", perft_no_bulk::<Magic>(&mut p, depth)),
+        ("baseline copy", perft_with::<Magic>(pos, depth, baseline)),
+        ("no bulk", perft::<Magic>(&mut p, depth, Counting::NoBulk)),
         (
             "classical",
             perft_with::<Classical>(pos, depth, two_threads()),

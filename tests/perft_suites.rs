@@ -6,7 +6,8 @@
 
 mod common;
 
-use perft::perft::{Counting, perft, perft_bulk_baseline};
+use perft::cpu::Simd;
+use perft::perft::{Counting, Options, perft, perft_with};
 use perft::{Classical, Magic, Position, Sliders};
 
 const MAX_NODES: u128 = 10_000_000;
@@ -77,7 +78,13 @@ fn classical_bulk_matches_published_counts() {
 #[test]
 fn magic_bulk_baseline_copy_matches_published_counts() {
     let n = check_suites_with::<Magic>(
-        &|pos, depth| perft_bulk_baseline::<Magic>(pos, depth),
+        &|pos, depth| {
+            let baseline = Options {
+                simd: Simd::NONE,
+                ..Options::single(Counting::Bulk)
+            };
+            perft_with::<Magic>(pos, depth, baseline)
+        },
         "bulk (baseline copy)",
         MAX_NODES,
         u32::MAX,

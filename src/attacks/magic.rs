@@ -28,7 +28,9 @@ pub struct Magic;
 /// Rook or bishop.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Slider {
+    /// Moves along ranks and files.
     Rook,
+    /// Moves along diagonals.
     Bishop,
 }
 
@@ -92,7 +94,7 @@ pub fn subsets(mask: Bitboard) -> impl Iterator<Item = Bitboard> {
 /// One square's entry: mask, multiplier, and where its part of the shared table starts. The
 /// lookup reads the same as a `Lookup`, with the start as a pointer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct MagicEntry {
+pub(crate) struct MagicEntry {
     /// The relevant-occupancy mask.
     pub mask: Bitboard,
     /// The multiplier.
@@ -156,9 +158,9 @@ pub const TABLE_LEN: usize = BISHOP_BUILD.1 as usize;
 const _: () = assert!(TABLE_LEN == 107_648);
 
 /// Per-square rook entries.
-pub static ROOK_ENTRIES: [MagicEntry; 64] = ROOK_BUILD.0;
+pub(crate) static ROOK_ENTRIES: [MagicEntry; 64] = ROOK_BUILD.0;
 /// Per-square bishop entries.
-pub static BISHOP_ENTRIES: [MagicEntry; 64] = BISHOP_BUILD.0;
+pub(crate) static BISHOP_ENTRIES: [MagicEntry; 64] = BISHOP_BUILD.0;
 
 const fn fill(table: &mut [Bitboard; TABLE_LEN], slider: Slider, entries: &[MagicEntry; 64]) {
     let mut s = 0;
@@ -323,6 +325,7 @@ impl Prng {
 /// A magic found for one square.
 #[derive(Clone, Copy, Debug)]
 pub struct FoundMagic {
+    /// The multiplier.
     pub magic: u64,
     /// Index bits (the mask's size).
     pub bits: u32,
@@ -337,9 +340,13 @@ pub struct FoundMagic {
 /// The result of a magic search.
 #[derive(Clone, Debug)]
 pub struct MagicSearch {
+    /// The seed of the search's generator ([`Prng`]).
     pub seed: u64,
+    /// The rook magics, square a1 first.
     pub rook: Vec<FoundMagic>,
+    /// The bishop magics, square a1 first.
     pub bishop: Vec<FoundMagic>,
+    /// The time the search took.
     pub elapsed: Duration,
 }
 
@@ -414,7 +421,7 @@ impl Trial {
 /// product with the mask has fewer than 6 bits in its top byte (they cannot spread the subsets),
 /// and accepts the first under which no two subsets with different attack sets (computed by the
 /// classical ray scan) share an index.
-pub fn find_magic(slider: Slider, sq: Square, rng: &mut Prng) -> FoundMagic {
+pub(crate) fn find_magic(slider: Slider, sq: Square, rng: &mut Prng) -> FoundMagic {
     let mask = relevant_mask(slider, sq);
     let mut trial = Trial::new(slider, sq);
     let mut distinct = trial.attacks.clone();

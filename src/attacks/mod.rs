@@ -271,13 +271,13 @@ pub fn line(a: Square, b: Square) -> Bitboard {
 
 /// Rook attacks from `sq` on an empty board.
 #[inline(always)]
-pub fn rook_empty(sq: Square) -> Bitboard {
+pub(crate) fn rook_empty(sq: Square) -> Bitboard {
     ROOK_EMPTY[sq.index()]
 }
 
 /// Bishop attacks from `sq` on an empty board.
 #[inline(always)]
-pub fn bishop_empty(sq: Square) -> Bitboard {
+pub(crate) fn bishop_empty(sq: Square) -> Bitboard {
     BISHOP_EMPTY[sq.index()]
 }
 

@@ -68,6 +68,7 @@ impl Pext {
 
 /// [`Pext::microcoded`] for the CPU whose `cpuid` leaf 0 gave the vendor string in `ebx`,
 /// `edx`, `ecx` and whose leaf 1 gave the signature `eax`.
+#[doc(hidden)]
 pub fn microcoded_on(ebx: u32, edx: u32, ecx: u32, eax: u32) -> bool {
     let mut vendor = [0u8; 12];
     for (i, r) in [ebx, edx, ecx].into_iter().enumerate() {

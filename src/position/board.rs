@@ -105,14 +105,19 @@ impl Board {
     /// After a double push it is set only when an enemy pawn stands beside the pushed pawn, so
     /// that positions that differ in nothing else share a key.
     #[inline(always)]
-    pub fn ep_square(&self) -> Option<Square> {
+    pub(crate) fn ep_square(&self) -> Option<Square> {
         self.ep
     }
 
     /// Whether a piece of `by` attacks `sq`, with `occupied` as the blockers (pass the board's
     /// occupancy minus the king to test squares the king might step to).
     #[inline(always)]
-    pub fn is_attacked_by<S: Sliders>(&self, sq: Square, by: Color, occupied: Bitboard) -> bool {
+    pub(crate) fn is_attacked_by<S: Sliders>(
+        &self,
+        sq: Square,
+        by: Color,
+        occupied: Bitboard,
+    ) -> bool {
         let them = self.color(by);
         (attacks::pawn(by.flip(), sq) & self.kind(PieceKind::Pawn) & them).any()
             || (attacks::knight(sq) & self.kind(PieceKind::Knight) & them).any()
@@ -131,7 +136,7 @@ impl Board {
     /// check, one with exactly one of our pieces between pins it. Pawn and knight checks come
     /// from leaper tables, so no slider attack table is read at all.
     #[inline(always)]
-    pub fn checkers_and_pinned(&self) -> (Bitboard, Bitboard) {
+    pub(crate) fn checkers_and_pinned(&self) -> (Bitboard, Bitboard) {
         let us = self.side;
         let ksq = self.king(us);
         let them = self.color(!us);
@@ -181,7 +186,7 @@ impl Board {
     /// Every square attacked by `by`'s pawns, knights and king (the pieces whose attacks do not
     /// depend on the occupancy).
     #[inline(always)]
-    pub fn leaper_attacks(&self, by: Color) -> Bitboard {
+    pub(crate) fn leaper_attacks(&self, by: Color) -> Bitboard {
         let them = self.color(by);
         let pawns = self.kind(PieceKind::Pawn) & them;
         let mut attacked = match by {
@@ -202,7 +207,7 @@ impl Board {
     /// empty-board rays are tested first, so the attack tables are read only for a slider that
     /// is aligned with `sq`.
     #[inline(always)]
-    pub fn slider_attacks_square<S: Sliders>(
+    pub(crate) fn slider_attacks_square<S: Sliders>(
         &self,
         sq: Square,
         by: Color,
@@ -228,7 +233,7 @@ impl Board {
     /// standing there, and lined up with a target not yet found attacked, are looked up, once
     /// each, so the cost follows the few sliders near the targets, not the targets.
     #[inline(always)]
-    pub fn without_slider_attacks<S: Sliders>(
+    pub(crate) fn without_slider_attacks<S: Sliders>(
         &self,
         targets: Bitboard,
         by: Color,

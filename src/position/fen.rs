@@ -24,37 +24,101 @@ pub enum CastlingNotation {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum FenError {
     /// Not 4 or 6 space-separated fields.
-    FieldCount { found: usize },
+    FieldCount {
+        /// The fields found.
+        found: usize,
+    },
     /// A character in the board field that is neither a piece letter, a digit 1-8 nor `/`.
-    BadPiece { rank: u8, found: char },
+    BadPiece {
+        /// The rank (1-8) whose text holds it.
+        rank: u8,
+        /// The character.
+        found: char,
+    },
     /// A rank that does not describe exactly 8 squares.
-    RankLength { rank: u8, squares: u32 },
+    RankLength {
+        /// The rank (1-8).
+        rank: u8,
+        /// The squares it describes.
+        squares: u32,
+    },
     /// A board with other than 8 ranks.
-    RankCount { found: usize },
+    RankCount {
+        /// The ranks found.
+        found: usize,
+    },
     /// A side to move other than `w` or `b`.
-    BadSide { found: String },
+    BadSide {
+        /// The field as given.
+        found: String,
+    },
     /// A castling field that is not `-` or a list of castling letters (`KQkq`, `A`-`H`, `a`-`h`).
-    BadCastling { found: String, reason: &'static str },
+    BadCastling {
+        /// The field as given.
+        found: String,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
     /// A castling right whose king or rook is not where the right requires.
-    CastlingPieces { right: char, reason: String },
+    CastlingPieces {
+        /// The right's letter.
+        right: char,
+        /// What is missing or misplaced.
+        reason: String,
+    },
     /// An en-passant field that is neither `-` nor a square name.
-    BadEpSquare { found: String },
+    BadEpSquare {
+        /// The field as given.
+        found: String,
+    },
     /// An en-passant square on the wrong rank for the side that just moved.
-    EpWrongRank { square: Square, side_to_move: Color },
+    EpWrongRank {
+        /// The en-passant square.
+        square: Square,
+        /// The side to move.
+        side_to_move: Color,
+    },
     /// An en-passant square with no enemy pawn in front of it that could just have double-pushed.
-    EpNoPawn { square: Square, pawn_square: Square },
+    EpNoPawn {
+        /// The en-passant square.
+        square: Square,
+        /// Where the pawn that double-pushed would stand.
+        pawn_square: Square,
+    },
     /// An en-passant square whose square, or the square behind it, is occupied.
-    EpSquareOccupied { square: Square, occupied: Square },
+    EpSquareOccupied {
+        /// The en-passant square.
+        square: Square,
+        /// The occupied square (it or the one behind it).
+        occupied: Square,
+    },
     /// A halfmove clock that is not a non-negative integer.
-    BadHalfmove { found: String },
+    BadHalfmove {
+        /// The field as given.
+        found: String,
+    },
     /// A fullmove number that is not a non-negative integer.
-    BadFullmove { found: String },
+    BadFullmove {
+        /// The field as given.
+        found: String,
+    },
     /// A side with no king or more than one.
-    KingCount { color: Color, count: u32 },
+    KingCount {
+        /// The side.
+        color: Color,
+        /// Its kings.
+        count: u32,
+    },
     /// A pawn on the first or eighth rank.
-    PawnOnBackRank { square: Square },
+    PawnOnBackRank {
+        /// The pawn's square.
+        square: Square,
+    },
     /// The side that is not to move is in check (it would be possible to capture its king).
-    OppositeCheck { color: Color },
+    OppositeCheck {
+        /// The side in check.
+        color: Color,
+    },
 }
 
 impl fmt::Display for FenError {

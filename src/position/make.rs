@@ -1,6 +1,6 @@
 //! Make and unmake: play a move in place and take it back exactly, Zobrist key included.
 //!
-//! Also [`Position::play_on`] for perft's last plies, which plays a move on a copy of what the
+//! Also `Position::play_on` for perft's last plies, which plays a move on a copy of what the
 //! move generator reads and nothing else.
 
 use super::{Board, Position, zobrist};
@@ -260,7 +260,7 @@ impl Position {
     /// position, not from `b`: read back from the copy just written, the side was a load that
     /// waited on store forwarding at the head of every move's chain.
     #[inline(always)]
-    pub fn play_on(&self, mv: Move, b: &mut Board) {
+    pub(crate) fn play_on(&self, mv: Move, b: &mut Board) {
         let from = mv.from();
         let Some(piece) = self.squares[from.index()] else {
             debug_assert!(false, "play_on: no piece on {from}");

@@ -182,11 +182,6 @@ impl Position {
         self.chess960
     }
 
-    /// How FEN printing writes castling rights (as they were given).
-    pub fn castling_notation(&self) -> CastlingNotation {
-        self.notation
-    }
-
     /// The Zobrist key computed from scratch (the incremental key must always equal it).
     pub fn compute_key(&self) -> u64 {
         let keys = &zobrist::KEYS;

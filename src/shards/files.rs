@@ -13,17 +13,25 @@ use std::path::{Path, PathBuf};
 /// The manifest of a split (`manifest.json`).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Manifest {
+    /// The file format, [`FORMAT`].
     pub format: String,
     /// The split's id: a checksum of its parameters and every job line.
     pub split: String,
+    /// The root FEN as given.
     pub fen: String,
+    /// The moves played from it (UCI) to the root counted.
     pub moves: Vec<String>,
+    /// `standard` or `chess960`.
     pub rules: String,
+    /// The depth of the whole count.
     pub depth: u32,
+    /// The ply at which the tree was cut into jobs.
     pub at: u32,
+    /// The jobs: the distinct positions `at` plies below the root.
     pub jobs: u64,
     /// The sum of the jobs' multiplicities: perft `at` of the root.
     pub multiplicity_sum: u64,
+    /// The shard files.
     pub shards: usize,
     /// Jobs per shard.
     pub shard_jobs: Vec<u64>,
@@ -51,22 +59,28 @@ pub(crate) fn write_file(path: &Path, bytes: &[u8]) -> Result<(), ShardError> {
 /// A shard file, read and checked.
 #[derive(Clone, Debug)]
 pub struct Shard {
+    /// Where it was read from.
     pub path: PathBuf,
+    /// The id of the split it belongs to.
     pub split: String,
+    /// Its number, from 1.
     pub number: usize,
+    /// The split's shard files.
     pub shards: usize,
+    /// `standard` or `chess960`.
     pub rules: String,
     /// The jobs, with the line each was read from.
     pub jobs: Vec<(Job, usize)>,
 }
 
 impl Shard {
+    /// Whether its positions use Chess960 castling rules.
     pub fn chess960(&self) -> bool {
         self.rules == "chess960"
     }
 
     /// The results file beside it: `shard-NNNN.results`.
-    pub fn results_path(&self) -> PathBuf {
+    pub(crate) fn results_path(&self) -> PathBuf {
         self.path.with_extension("results")
     }
 }
@@ -155,9 +169,13 @@ pub fn read_shard(path: &Path) -> Result<Shard, ShardError> {
 /// One finished job, as a results line records it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct JobResult {
+    /// The job's id.
     pub id: u64,
+    /// Perft of the job's position to its depth.
     pub count: Nodes,
+    /// The time it took, in seconds.
     pub seconds: f64,
+    /// Its leaf statistics, when the split is counted with them.
     pub stats: Option<Stats>,
 }
 
@@ -190,6 +208,7 @@ pub(crate) fn results_header(shard: &Shard, stats: bool) -> String {
 /// A results file, read and checked against its shard.
 #[derive(Clone, Debug, Default)]
 pub struct Results {
+    /// Each result, with the line it was read from.
     pub results: Vec<(JobResult, usize)>,
     /// Whether its lines carry statistics (`None`: no file, or no header yet).
     pub stats: Option<bool>,

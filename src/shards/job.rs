@@ -75,9 +75,13 @@ pub(crate) fn job_fen<S: Sliders>(pos: &Position) -> String {
 /// One job of a split.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Job {
+    /// Its number in the split, from 0 (jobs are numbered in the order of their positions' keys).
     pub id: u64,
+    /// How many paths from the root reach its position.
     pub multiplicity: u64,
+    /// The depth its position is counted to.
     pub depth: u32,
+    /// Its position.
     pub fen: String,
 }
 

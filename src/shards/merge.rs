@@ -10,15 +10,19 @@ use std::path::Path;
 /// The merged result of a split.
 #[derive(Clone, Debug, Default)]
 pub struct Merged {
+    /// The split's manifest, if it was found.
     pub manifest: Option<Manifest>,
     /// `sum(multiplicity x count)`: perft `depth` of the root.
     pub total: Nodes,
     /// The same for every statistics field, if the results carry statistics.
     pub stats: Option<Stats>,
+    /// The split's jobs.
     pub jobs: u64,
+    /// Jobs with a result.
     pub jobs_done: u64,
     /// Nodes the workers counted (each unique position once).
     pub nodes: Nodes,
+    /// The workers' time, summed over jobs, in seconds.
     pub seconds: f64,
     /// Jobs without a result: (shard number, id).
     pub missing: Vec<(usize, u64)>,
@@ -27,6 +31,7 @@ pub struct Merged {
 }
 
 impl Merged {
+    /// Whether every job has a result (then `total` is the count).
     pub fn complete(&self) -> bool {
         self.missing.is_empty()
     }

@@ -42,8 +42,11 @@ use std::path::{Path, PathBuf};
 /// A problem with a file of a split, named by path and (where it has one) line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ShardError {
+    /// The file.
     pub file: PathBuf,
+    /// The line (from 1), where the problem is on one.
     pub line: Option<usize>,
+    /// What is wrong.
     pub message: String,
 }
 
@@ -83,6 +86,6 @@ pub(crate) fn line_checksum(text: &str) -> String {
 }
 
 /// The rules a split is made under, as its files name them.
-pub fn rules_name(chess960: bool) -> &'static str {
+pub(crate) fn rules_name(chess960: bool) -> &'static str {
     if chess960 { "chess960" } else { "standard" }
 }

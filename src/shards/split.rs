@@ -108,9 +108,13 @@ fn estimate<S: Sliders>(pos: &Position, depth: u32, sample: u32) -> f64 {
 pub struct SplitRequest {
     /// The root FEN as given, and the moves played from it.
     pub fen: String,
+    /// The moves (UCI) played from the FEN to the root counted.
     pub moves: Vec<String>,
+    /// Whether Chess960 castling rules apply.
     pub chess960: bool,
+    /// The depth of the whole count.
     pub depth: u32,
+    /// The ply at which the tree is cut into jobs.
     pub at: u32,
     /// Shard files asked for; never more are written than there are jobs.
     pub shards: usize,

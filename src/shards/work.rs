@@ -18,9 +18,13 @@ use std::time::Instant;
 /// What `perft work` did.
 #[derive(Clone, Debug, Default)]
 pub struct WorkSummary {
+    /// The shard's jobs.
     pub jobs: usize,
+    /// Jobs the results file already had.
     pub already_done: usize,
+    /// Jobs counted now.
     pub counted: usize,
+    /// Nodes counted now (each job's position once).
     pub nodes: Nodes,
     /// A cut-short last line was removed (and its job redone).
     pub repaired: bool,
@@ -31,7 +35,9 @@ pub struct WorkSummary {
 pub struct WorkOptions<'a> {
     /// How plain counts count the last ply.
     pub counting: Counting,
+    /// Worker threads (at least 1).
     pub threads: usize,
+    /// The table of plain counts, if any.
     pub table: Option<&'a Table>,
     /// The last ply's code of plain counts.
     pub simd: Simd,
