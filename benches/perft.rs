@@ -121,7 +121,7 @@ fn statistics(c: &mut Criterion) {
         });
         g.bench_function("stats", |b| {
             b.iter(|| {
-                let st = perft::stats::stats::<Magic>(&mut pos.clone(), black_box(depth));
+                let st = perft::stats::stats::<Magic>(&pos, black_box(depth));
                 assert_eq!(st.nodes, nodes, "wrong count, the bench is void");
                 st
             })

@@ -33,7 +33,7 @@ const _: () = assert!((movegen::MAX_MOVES as u128).pow(NARROW_DEPTH) < 1 << 64);
 /// thread with the widest last-ply code the CPU runs ([`Simd::detect`]). The position is
 /// restored on return.
 pub fn perft<S: Sliders>(pos: &mut Position, depth: u32, counting: Counting) -> Nodes {
-    count::<S>(pos, depth, &Options::single(counting))
+    perft_with::<S>(pos, depth, Options::single(counting))
 }
 
 /// What a count adds up over the leaves of its tree, and how its last plies produce that: the
@@ -568,13 +568,75 @@ impl Options<'_> {
     }
 }
 
-/// Perft of `pos` to `depth` on this thread with `opts` (its threads aside): the kind of count
-/// `opts.counting` names, through its table if any, in its copy of the code.
-fn count<S: Sliders>(pos: &mut Position, depth: u32, opts: &Options<'_>) -> Nodes {
-    match opts.counting {
-        Counting::Bulk => count_leaves::<S, Count>(pos, depth, opts.table, opts.simd),
-        Counting::NoBulk => count_leaves::<S, EveryMove>(pos, depth, opts.table, opts.simd),
+/// Work on a count of nodes that runs for either kind of count, [`Count`] or [`EveryMove`]:
+/// [`by_counting`] hands it the kind [`Counting`] names, as a type.
+trait NodeJob {
+    type Output;
+    fn run<L: Leaf<Narrow = u64, Wide = Nodes>>(self) -> Self::Output;
+}
+
+/// Runs `job` with the kind of count `counting` names: the one place the option becomes code.
+fn by_counting<J: NodeJob>(counting: Counting, job: J) -> J::Output {
+    match counting {
+        Counting::Bulk => job.run::<Count>(),
+        Counting::NoBulk => job.run::<EveryMove>(),
     }
+}
+
+/// [`total_leaves`] as a [`NodeJob`].
+struct Total<'a, S> {
+    pos: &'a Position,
+    depth: u32,
+    opts: Options<'a>,
+    sliders: PhantomData<S>,
+}
+
+impl<S: Sliders> NodeJob for Total<'_, S> {
+    type Output = Nodes;
+    fn run<L: Leaf<Narrow = u64, Wide = Nodes>>(self) -> Nodes {
+        let o = self.opts;
+        total_leaves::<S, L>(self.pos, self.depth, o.threads, o.table, o.simd)
+    }
+}
+
+/// [`divide_leaves`] as a [`NodeJob`].
+struct Divide<'a, S, F> {
+    pos: &'a Position,
+    depth: u32,
+    opts: Options<'a>,
+    follow: &'a F,
+    sliders: PhantomData<S>,
+}
+
+impl<S: Sliders, F: Follow> NodeJob for Divide<'_, S, F> {
+    type Output = Vec<(Move, Nodes)>;
+    fn run<L: Leaf<Narrow = u64, Wide = Nodes>>(self) -> Vec<(Move, Nodes)> {
+        let o = self.opts;
+        divide_leaves::<S, L, F>(self.pos, self.depth, o.threads, o.table, o.simd, self.follow)
+    }
+}
+
+/// The total of the leaves `depth` plies below `pos` for the kind of count `L`, through `table`
+/// if any, in the copy `simd` names: depth 0 is the root itself; on one thread (or at depth 1)
+/// counted directly, on more the divide's root moves summed.
+pub(crate) fn total_leaves<S: Sliders, L: Leaf>(
+    pos: &Position,
+    depth: u32,
+    threads: usize,
+    table: Option<&Table<L::Narrow>>,
+    simd: Simd,
+) -> L::Wide {
+    if depth == 0 {
+        return L::ROOT.widen();
+    }
+    if threads <= 1 || depth == 1 {
+        return count_leaves::<S, L>(&mut pos.clone(), depth, table, simd);
+    }
+    let mut total = L::Wide::default();
+    for (_, n) in divide_leaves::<S, L, ()>(pos, depth, threads, table, simd, &()) {
+        total += n;
+    }
+    total
 }
 
 /// The total of the leaves `depth` plies below `pos` for the kind of count `L`, on this thread,
@@ -682,13 +744,14 @@ fn divide_counts<S: Sliders, F: Follow>(
     opts: Options<'_>,
     follow: &F,
 ) -> Vec<(Move, Nodes)> {
-    let (threads, table, simd) = (opts.threads, opts.table, opts.simd);
-    match opts.counting {
-        Counting::Bulk => divide_leaves::<S, Count, F>(pos, depth, threads, table, simd, follow),
-        Counting::NoBulk => {
-            divide_leaves::<S, EveryMove, F>(pos, depth, threads, table, simd, follow)
-        }
-    }
+    let job = Divide {
+        pos,
+        depth,
+        opts,
+        follow,
+        sliders: PhantomData::<S>,
+    };
+    by_counting(opts.counting, job)
 }
 
 /// The divide of `pos` for the kind of count `L` (its total under each root move, generation
@@ -869,18 +932,15 @@ pub(crate) fn per_root<T: Default + std::ops::AddAssign>(
     sums
 }
 
-/// Perft with `opts` (threads, table); depth 0 is one node.
+/// Perft with `opts` (threads, table, the last ply's code); depth 0 is one node.
 pub fn perft_with<S: Sliders>(pos: &Position, depth: u32, opts: Options<'_>) -> Nodes {
-    if depth == 0 {
-        return Nodes::ONE;
-    }
-    if opts.threads <= 1 {
-        return count::<S>(&mut pos.clone(), depth, &opts);
-    }
-    divide_with::<S>(pos, depth, opts)
-        .iter()
-        .map(|(_, n)| n)
-        .sum()
+    let job = Total {
+        pos,
+        depth,
+        opts,
+        sliders: PhantomData::<S>,
+    };
+    by_counting(opts.counting, job)
 }
 
 /// [`divide_with`] as the text users compare: `(UCI move, count)` sorted by move, castling

@@ -23,7 +23,7 @@ use crate::bitboard::Bitboard;
 use crate::cpu::Simd;
 use crate::movegen::{self, PawnTargets, Sink};
 use crate::nodes::{Nodes, Tally};
-use crate::perft::{BoardLeaf, Build, Leaf, OneByOne, count_leaves, divide_leaves, perft_2_as};
+use crate::perft::{BoardLeaf, Build, Leaf, OneByOne, divide_leaves, perft_2_as, total_leaves};
 use crate::position::{Board, CastlePaths, Position};
 use crate::tt::record::RecordTable;
 use crate::tt::{Record, Table};
@@ -218,15 +218,8 @@ impl<N: Tally> Add for Stats<N> {
 
 /// The statistics of the leaves `depth` plies below `pos` (single thread, no table). Depth 0
 /// is the root itself: one node, no move.
-pub fn stats<S: Sliders>(pos: &mut Position, depth: u32) -> Stats {
-    count::<S>(pos, depth, None)
-}
-
-/// [`stats`] through `table` if there is one: interior nodes of depth 2 and more are looked up
-/// and stored. The walk is perft's ([`count_leaves`]), in the widest copy of the code the CPU
-/// runs, with [`Statistics`] at its leaves.
-fn count<S: Sliders>(pos: &mut Position, depth: u32, table: Option<&StatsTable>) -> Stats {
-    count_leaves::<S, Statistics>(pos, depth, table, Simd::detect())
+pub fn stats<S: Sliders>(pos: &Position, depth: u32) -> Stats {
+    stats_with::<S>(pos, depth, 1, None)
 }
 
 /// The statistics as perft's walk adds them up: each subtree of at most
@@ -628,20 +621,15 @@ pub fn divide_stats<S: Sliders>(
     divide_leaves::<S, Statistics, ()>(pos, depth, threads, table, Simd::detect(), &())
 }
 
-/// The statistics of the leaves at `depth` with `threads` threads and the table if any.
+/// The statistics of the leaves at `depth` with `threads` threads and the table if any (interior
+/// nodes of depth 2 and more looked up and stored). The walk is perft's
+/// ([`total_leaves`]), in the widest copy of the code the CPU runs, with [`Statistics`] at its
+/// leaves.
 pub fn stats_with<S: Sliders>(
     pos: &Position,
     depth: u32,
     threads: usize,
     table: Option<&StatsTable>,
 ) -> Stats {
-    if depth == 0 {
-        return Stats::ONE.widen();
-    }
-    if threads <= 1 || depth == 1 {
-        return count::<S>(&mut pos.clone(), depth, table);
-    }
-    divide_stats::<S>(pos, depth, threads, table)
-        .into_iter()
-        .fold(Stats::default(), |a, (_, b)| a + b)
+    total_leaves::<S, Statistics>(pos, depth, threads, table, Simd::detect())
 }
