@@ -623,7 +623,7 @@ pub fn divide_stats<S: Sliders>(
 
 /// The statistics of the leaves at `depth` with `threads` threads and the table if any (interior
 /// nodes of depth 2 and more looked up and stored). The walk is perft's
-/// ([`total_leaves`]), in the widest copy of the code the CPU runs, with [`Statistics`] at its
+/// (`total_leaves`), in the widest copy of the code the CPU runs, with `Statistics` at its
 /// leaves.
 pub fn stats_with<S: Sliders>(
     pos: &Position,
