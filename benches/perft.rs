@@ -7,6 +7,7 @@
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use perft::attacks::magic::Prng;
+use perft::cpu::{Simd, SimdKind};
 use perft::perft::{Counting, Options, perft, perft_with};
 use perft::{Bitboard, Classical, Magic, Position, Sliders, Square};
 use std::hint::black_box;
@@ -169,12 +170,13 @@ fn reply_counters(c: &mut Criterion) {
         })
     });
     #[cfg(target_arch = "x86_64")]
-    if perft::cpu::has_avx512_lanes() {
-        g.bench_function("lanes", |b| {
+    for kind in [SimdKind::Avx512, SimdKind::Avx2] {
+        let Ok(simd) = Simd::new(kind) else { continue };
+        g.bench_function(format!("lanes {}", kind.name()), |b| {
             b.iter(|| {
                 let n: u64 = groups
                     .iter()
-                    .map(|g| perft::setwise::count_total::<Magic>(g, &paths).unwrap_or(0))
+                    .map(|g| perft::setwise::count_total::<Magic>(simd, g, &paths).unwrap_or(0))
                     .sum();
                 assert_eq!(n, nodes, "wrong count, the bench is void");
                 n

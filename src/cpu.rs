@@ -74,7 +74,8 @@ pub enum SimdKind {
     /// The x86-64-v3 copy, counting the last ply of crowded boards eight at a time in AVX-512
     /// lanes.
     Avx512,
-    /// The x86-64-v3 copy (AVX2, BMI1, BMI2...), one board at a time.
+    /// The x86-64-v3 copy (AVX2, BMI1, BMI2...), counting the last ply of crowded boards four at
+    /// a time in AVX2 lanes (or, as [`Simd::one_board`] makes it, one board at a time).
     Avx2,
     /// The copy compiled for the crate's target (x86-64-v2), one board at a time.
     None,
@@ -103,7 +104,11 @@ impl SimdKind {
 /// The last-ply code of a bulk count, made only for code this CPU runs ([`Simd::detect`],
 /// [`Simd::new`]), so that a count given one never runs an instruction the CPU lacks.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct Simd(SimdKind);
+pub struct Simd {
+    kind: SimdKind,
+    /// Whether the x86-64-v3 copy counts crowded boards in lanes (never for the baseline).
+    lanes: bool,
+}
 
 /// `--simd` asked for code this CPU does not run.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -130,14 +135,17 @@ impl std::error::Error for SimdError {}
 
 impl Simd {
     /// The baseline copy, which every CPU the binary targets runs.
-    pub const NONE: Simd = Simd(SimdKind::None);
+    pub const NONE: Simd = Simd {
+        kind: SimdKind::None,
+        lanes: false,
+    };
 
     /// The widest code this CPU runs.
     pub fn detect() -> Simd {
         if has_avx512_lanes() {
-            Simd(SimdKind::Avx512)
+            Simd::with_lanes(SimdKind::Avx512)
         } else if has_v3() {
-            Simd(SimdKind::Avx2)
+            Simd::with_lanes(SimdKind::Avx2)
         } else {
             Simd::NONE
         }
@@ -146,16 +154,28 @@ impl Simd {
     /// `kind`, if this CPU runs it.
     pub fn new(kind: SimdKind) -> Result<Simd, SimdError> {
         if kind.runs_here() {
-            Ok(Simd(kind))
+            Ok(Simd::with_lanes(kind))
         } else {
             Err(SimdError(kind))
         }
     }
 
-    /// The widest code this CPU runs that counts one board at a time (no lanes).
+    /// `kind` with its lanes (the baseline has none).
+    const fn with_lanes(kind: SimdKind) -> Simd {
+        Simd {
+            kind,
+            lanes: !matches!(kind, SimdKind::None),
+        }
+    }
+
+    /// The widest code this CPU runs that counts one board at a time (no lanes): the x86-64-v3
+    /// copy, or the baseline.
     pub fn one_board() -> Simd {
         if has_v3() {
-            Simd(SimdKind::Avx2)
+            Simd {
+                kind: SimdKind::Avx2,
+                lanes: false,
+            }
         } else {
             Simd::NONE
         }
@@ -163,16 +183,23 @@ impl Simd {
 
     /// Which code it is.
     pub fn kind(self) -> SimdKind {
-        self.0
+        self.kind
+    }
+
+    /// Whether it counts the last ply of crowded boards in lanes.
+    pub fn lanes(self) -> bool {
+        self.lanes
     }
 
     /// What a speed line says of it: `avx512 (x86-64-v3 code, AVX-512 lanes)`, `avx2
-    /// (x86-64-v3 code)` or `none (baseline code)`.
+    /// (x86-64-v3 code, AVX2 lanes)`, `x86-64-v3 code, one board at a time` or `none (baseline
+    /// code)`.
     pub fn describe(self) -> &'static str {
-        match self.0 {
-            SimdKind::Avx512 => "avx512 (x86-64-v3 code, AVX-512 lanes)",
-            SimdKind::Avx2 => "avx2 (x86-64-v3 code)",
-            SimdKind::None => "none (baseline code)",
+        match (self.kind, self.lanes) {
+            (SimdKind::Avx512, true) => "avx512 (x86-64-v3 code, AVX-512 lanes)",
+            (SimdKind::Avx2, true) => "avx2 (x86-64-v3 code, AVX2 lanes)",
+            (SimdKind::Avx512 | SimdKind::Avx2, false) => "x86-64-v3 code, one board at a time",
+            (SimdKind::None, _) => "none (baseline code)",
         }
     }
 }

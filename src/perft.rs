@@ -183,9 +183,17 @@ where
 /// and once, on x86-64, with the x86-64-v3 instructions enabled (`v3::V3`, with or without the
 /// AVX-512 lanes): `blsr` and `andn` in the bit loops, `shrx` in the magic index. Each copy
 /// calls only itself, so the choice made at the top holds all the way down.
+/// A copy without lanes: every board counted one at a time.
+pub(crate) const NO_LANES: u8 = 0;
+/// A copy that counts crowded boards four at a time in AVX2 registers.
+pub(crate) const AVX2_LANES: u8 = 1;
+/// A copy that counts crowded boards eight at a time in AVX-512 registers.
+pub(crate) const AVX512_LANES: u8 = 2;
+
 pub(crate) trait Build {
-    /// Whether this copy counts the last ply of crowded boards in AVX-512 lanes.
-    const LANES: bool = false;
+    /// The lanes this copy counts the last ply of crowded boards in ([`NO_LANES`],
+    /// [`AVX2_LANES`] or [`AVX512_LANES`]).
+    const LANES: u8 = NO_LANES;
     /// [`bulk_inner`] of this copy, `depth >= 2`.
     fn bulk<S: Sliders, L: Leaf>(pos: &mut Position, depth: u32) -> L::Narrow;
     /// [`BoardLeaf::on_board`] compiled in this copy and kept out of line, so that its one
@@ -238,13 +246,13 @@ mod v3 {
     use crate::position::{Board, CastlePaths, Position};
     use crate::tt::Table;
 
-    /// The x86-64-v3 copy; with `LANES`, the one that also counts the last ply of crowded
-    /// boards in AVX-512 lanes (the lanes' own code is compiled for AVX-512, the rest of the
-    /// copy, as without them, for x86-64-v3).
-    pub(super) struct V3<const LANES: bool>;
+    /// The x86-64-v3 copy; with `LANES` (one of `super`'s lane constants), the one that also
+    /// counts the last ply of crowded boards in those lanes (the AVX-512 lanes' own code is
+    /// compiled for AVX-512, the rest of the copy for x86-64-v3).
+    pub(super) struct V3<const LANES: u8>;
 
-    impl<const W: bool> Build for V3<W> {
-        const LANES: bool = W;
+    impl<const W: u8> Build for V3<W> {
+        const LANES: u8 = W;
         #[inline(always)]
         fn bulk<S: Sliders, L: Leaf>(pos: &mut Position, depth: u32) -> L::Narrow {
             // SAFETY: only called from code of this copy, which runs only where a `Simd` of
@@ -269,12 +277,12 @@ mod v3 {
     }
 
     #[target_feature(enable = "avx,avx2,bmi1,bmi2,lzcnt,fma,movbe")]
-    fn bulk_v3<S: Sliders, L: Leaf, const W: bool>(pos: &mut Position, depth: u32) -> L::Narrow {
+    fn bulk_v3<S: Sliders, L: Leaf, const W: u8>(pos: &mut Position, depth: u32) -> L::Narrow {
         bulk_inner::<S, V3<W>, L>(pos, depth)
     }
 
     #[target_feature(enable = "avx,avx2,bmi1,bmi2,lzcnt,fma,movbe")]
-    fn hashed_v3<S: Sliders, L: Leaf, const W: bool>(
+    fn hashed_v3<S: Sliders, L: Leaf, const W: u8>(
         pos: &mut Position,
         depth: u32,
         tt: &Table<L::Narrow>,
@@ -324,7 +332,7 @@ impl<L: BoardLeaf> Leaves<L> for OneByOne<L::Narrow> {
 }
 
 #[cfg(target_arch = "x86_64")]
-impl Leaves<Count> for crate::setwise::Lanes {
+impl<V: crate::setwise::Lane> Leaves<Count> for crate::setwise::Lanes<V> {
     #[inline(always)]
     fn push<S: Sliders, B: Build>(&mut self, board: &Board, paths: &CastlePaths) {
         crate::setwise::Lanes::push::<S>(self, board, paths);
@@ -411,18 +419,29 @@ impl<S: Sliders, B: Build, L: Leaf, V: Leaves<L>> Sink for ReplyCounter<'_, S, B
     }
 }
 
-/// Perft of `pos` to depth 2, in the AVX-512 lanes where the copy has them and the board is
-/// crowded, else one board at a time.
+/// Perft of `pos` to depth 2, in the copy's lanes where it has them and the board is crowded,
+/// else one board at a time.
 #[inline(always)]
 fn perft_2<S: Sliders, B: Build>(pos: &Position) -> u64 {
     #[cfg(target_arch = "x86_64")]
-    if B::LANES && pos.occupied().count() >= CROWDED {
-        // SAFETY: a copy with `LANES` runs only where the CPU has the lanes' AVX-512.
+    let crowded = if B::LANES == AVX512_LANES {
+        CROWDED
+    } else {
+        CROWDED_AVX2
+    };
+    if B::LANES != NO_LANES && pos.occupied().count() >= crowded {
+        use crate::setwise::{Lanes, V256, V512};
         let side = !pos.side_to_move();
         let board = pos.board();
-        let knights = board.pieces(side, PieceKind::Knight);
-        let lanes = unsafe { crate::setwise::Lanes::new(side, board.king(side), knights) };
-        return perft_2_as::<S, B, Count, _>(pos, lanes);
+        let (king, knights) = (board.king(side), board.pieces(side, PieceKind::Knight));
+        // SAFETY: a copy with lanes runs only where the CPU has their instructions.
+        return if B::LANES == AVX512_LANES {
+            let lanes = unsafe { Lanes::<V512>::new(side, king, knights) };
+            perft_2_as::<S, B, Count, _>(pos, lanes)
+        } else {
+            let lanes = unsafe { Lanes::<V256>::new(side, king, knights) };
+            perft_2_as::<S, B, Count, _>(pos, lanes)
+        };
     }
     perft_2_as::<S, B, Count, _>(pos, OneByOne(0))
 }
@@ -432,6 +451,10 @@ fn perft_2<S: Sliders, B: Build>(pos: &Position) -> u64 {
 /// has a bishop or queen), the one-board counter's grows with them; position 3's boards of
 /// ten pieces are faster in the lanes, a six-piece ending's one board at a time.
 const CROWDED: u32 = 8;
+
+/// The same for the AVX2 lanes, which take about three times the AVX-512 lanes' instructions
+/// per board: position 3's boards of ten pieces are counted faster one at a time.
+const CROWDED_AVX2: u32 = 12;
 
 /// The total of the leaves two plies below `pos`: every child board handed to `leaves`.
 #[inline(always)]
@@ -612,7 +635,14 @@ impl<S: Sliders, F: Follow> NodeJob for Divide<'_, S, F> {
     type Output = Vec<(Move, Nodes)>;
     fn run<L: Leaf<Narrow = u64, Wide = Nodes>>(self) -> Vec<(Move, Nodes)> {
         let o = self.opts;
-        divide_leaves::<S, L, F>(self.pos, self.depth, o.threads, o.table, o.simd, self.follow)
+        divide_leaves::<S, L, F>(
+            self.pos,
+            self.depth,
+            o.threads,
+            o.table,
+            o.simd,
+            self.follow,
+        )
     }
 }
 
@@ -652,9 +682,15 @@ pub(crate) fn count_leaves<S: Sliders, L: Leaf>(
         // SAFETY (of what the copies' `Build` methods assume): a `Simd` of these kinds is only
         // made where the CPU runs them.
         #[cfg(target_arch = "x86_64")]
-        SimdKind::Avx512 if L::LANES => count_in::<S, v3::V3<true>, L>(pos, depth, table),
+        SimdKind::Avx512 if L::LANES && simd.lanes() => {
+            count_in::<S, v3::V3<AVX512_LANES>, L>(pos, depth, table)
+        }
         #[cfg(target_arch = "x86_64")]
-        SimdKind::Avx512 | SimdKind::Avx2 => count_in::<S, v3::V3<false>, L>(pos, depth, table),
+        SimdKind::Avx2 if L::LANES && simd.lanes() => {
+            count_in::<S, v3::V3<AVX2_LANES>, L>(pos, depth, table)
+        }
+        #[cfg(target_arch = "x86_64")]
+        SimdKind::Avx512 | SimdKind::Avx2 => count_in::<S, v3::V3<NO_LANES>, L>(pos, depth, table),
         _ => count_in::<S, Baseline, L>(pos, depth, table),
     }
 }

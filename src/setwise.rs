@@ -1,11 +1,14 @@
-//! The legal moves of eight boards at once, counted set-wise: every piece set of the eight
-//! boards side by side in one vector of eight 64-bit lanes, every attack computed for whole
-//! sets of pieces by shifts (occluded fills for the sliders), so that the same instructions
-//! count the replies to eight moves. No square is looped over; the tables read are those of
-//! the side to move's king and knights, on the same squares in all eight lanes. Each eight-lane
-//! operation is one AVX-512 instruction (explicit intrinsics: left to the auto-vectoriser, the
-//! counter fell back to scalar code on small changes), and the counter runs only where the CPU
-//! has AVX-512 F, CD and VPOPCNTDQ ([`crate::cpu::has_avx512_lanes`]).
+//! The legal moves of several boards at once, counted set-wise: every piece set of the boards
+//! side by side in one vector of 64-bit lanes, every attack computed for whole sets of pieces by
+//! shifts (occluded fills for the sliders), so that the same instructions count the replies to
+//! several moves. No square is looped over; the tables read are those of the side to move's
+//! king and knights, on the same squares in every lane. The counter is written once, generic
+//! over its vector (`Lane`): eight lanes in an AVX-512 register (`V512`, where the CPU has
+//! AVX-512 F, CD and VPOPCNTDQ, [`crate::cpu::has_avx512_lanes`]), each operation one
+//! instruction; or four in an AVX2 register (`V256`, any x86-64-v3 CPU), a batch of eight
+//! boards counted in two halves, the population counts by nibble lookups (`vpshufb`) summed
+//! once per half, a leading-zero count by a smear. Explicit intrinsics: left to the
+//! auto-vectoriser, the counter fell back to scalar code on small changes.
 //!
 //! A move is counted in the direction it goes: a shift by one direction is one-to-one, so the
 //! number of pieces of a set that can move one way is the population count of the shifted set,
@@ -15,123 +18,475 @@
 
 use crate::attacks::{self, Sliders};
 use crate::bitboard::Bitboard;
+use crate::cpu::{Simd, SimdKind};
 use crate::movegen;
 use crate::position::{Board, CastlePaths};
 use crate::types::{Color, PieceKind, Square};
 use std::arch::x86_64::*;
+use std::marker::PhantomData;
 use std::ops::{BitAnd, BitOr, BitXor, Not};
 
-/// Boards per batch.
+/// Boards per batch: eight, one to a lane of an AVX-512 register, or two halves of four in
+/// AVX2 registers.
 const LANES: usize = 8;
 
-/// One 64-bit word of each of the eight boards, in one AVX-512 register. The operations are
-/// written as traits and methods for reading's sake; each is one instruction once inlined into
-/// the counter, which is compiled for AVX-512 and run only where the CPU has it.
-#[derive(Clone, Copy)]
-struct V(__m512i);
+/// One 64-bit word of each board of a batch (or of half of it), side by side in one vector
+/// register: [`V512`] (eight lanes, AVX-512) or [`V256`] (four lanes, AVX2). The operations are
+/// written as methods for reading's sake; each is one instruction, or a few, once inlined into
+/// the counter, which is compiled for the vector's instructions and run only where the CPU has
+/// them.
+pub(crate) trait Lane:
+    Copy + BitAnd<Output = Self> + BitOr<Output = Self> + BitXor<Output = Self> + Not<Output = Self>
+{
+    /// A choice of lanes, as [`Lane::meets`] makes it.
+    type Mask: Copy;
+    /// `x` in every lane.
+    fn splat(x: u64) -> Self;
+    /// The first words of `words`, one to a lane.
+    fn load(words: &[u64]) -> Self;
+    /// The sum of the first `n` lanes (at most the vector's lanes).
+    fn sum_first(self, n: usize) -> u64;
+    /// Every lane shifted by `s` squares, up (towards h8) if positive (a constant once inlined,
+    /// which the compiler turns into the immediate form).
+    fn sh(self, s: i32) -> Self;
+    /// Each lane's population count.
+    fn popcnt(self) -> Self;
+    /// Lane-wise sum.
+    fn add(self, o: Self) -> Self;
+    /// Lane-wise difference.
+    fn sub(self, o: Self) -> Self;
+    /// All ones in the lanes that are not zero.
+    fn nonzero(self) -> Self;
+    /// Which lanes of `self & o` are not empty.
+    fn meets(self, o: Self) -> Self::Mask;
+    /// Whether `m` chose any lane.
+    fn any(m: Self::Mask) -> bool;
+    /// Whether `self & o` is not empty in some lane.
+    #[inline(always)]
+    fn any_meets(self, o: Self) -> bool {
+        Self::any(self.meets(o))
+    }
+    /// Population counts added up as they come, read once at the end ([`Lane::tally_total`]);
+    /// at most 31 sets added (each has at most eight squares in a byte: no byte overflows).
+    type Tally: Copy;
+    /// No sets added yet.
+    fn tally_zero() -> Self::Tally;
+    /// `t` with the population count of `self` added, lane by lane.
+    fn tally(self, t: Self::Tally) -> Self::Tally;
+    /// Each lane's sum.
+    fn tally_total(t: Self::Tally) -> Self;
+    /// `self | o` in the lanes of `m`, `self` in the others.
+    fn or_where(self, m: Self::Mask, o: Self) -> Self;
+    /// The population count in the lanes of `m`, zero in the others.
+    fn popcnt_where(self, m: Self::Mask) -> Self;
+    /// `self` less `o`.
+    fn less(self, o: Self) -> Self;
+    /// The bits below the highest of each lane (none in an empty lane).
+    fn below_highest(self) -> Self;
+    /// The legal moves of the first `n` boards of `batch`, castling included, en passant left
+    /// out (see [`count_batch`]).
+    ///
+    /// # Safety
+    /// The CPU must have the vector's instructions.
+    unsafe fn count(
+        batch: &Batch,
+        rooks: &[u64; LANES],
+        n: usize,
+        mover: Mover,
+        paths: &CastlePaths,
+    ) -> u64;
+    /// [`Lane::count`] of each board of a full batch.
+    ///
+    /// # Safety
+    /// As [`Lane::count`].
+    unsafe fn count_each(
+        batch: &Batch,
+        rooks: &[u64; LANES],
+        mover: Mover,
+        paths: &CastlePaths,
+    ) -> [u64; LANES];
+    /// The lanes, stored in the first words of `out`, one to a lane.
+    fn store(self, out: &mut [u64]);
+}
 
-// SAFETY (every `unsafe` block of `V`'s operations and of `king_ray`): the intrinsics need
-// AVX-512F (VPOPCNTDQ for the population count, CD for the leading-zero count); `V` values
-// exist only inside the counter, which runs only where `cpu::has_avx512_lanes` said yes.
-impl V {
+/// One 64-bit word of each of the eight boards, in one AVX-512 register.
+#[derive(Clone, Copy)]
+pub(crate) struct V512(__m512i);
+
+// SAFETY (every `unsafe` block of `V512`'s operations): the intrinsics need AVX-512F
+// (VPOPCNTDQ for the population count, CD for the leading-zero count); `V512` values exist only
+// inside the counter, which runs only where `cpu::has_avx512_lanes` said yes.
+impl Lane for V512 {
+    type Mask = __mmask8;
     #[inline(always)]
-    fn splat(x: u64) -> V {
-        V(unsafe { _mm512_set1_epi64(x as i64) })
+    fn splat(x: u64) -> V512 {
+        V512(unsafe { _mm512_set1_epi64(x as i64) })
     }
     #[inline(always)]
-    fn load(words: &[u64; LANES]) -> V {
-        V(unsafe { _mm512_loadu_si512(words.as_ptr().cast()) })
+    fn load(words: &[u64]) -> V512 {
+        assert!(words.len() >= 8);
+        V512(unsafe { _mm512_loadu_si512(words.as_ptr().cast()) })
     }
-    #[inline(always)]
-    fn to_array(self) -> [u64; LANES] {
-        let mut a = [0; LANES];
-        unsafe { _mm512_storeu_si512(a.as_mut_ptr().cast(), self.0) };
-        a
-    }
-    /// The sum of the first `n` lanes (`n <= LANES`), added in registers: a store and a
-    /// load of the lanes would cost a failed store-to-load forward.
+    /// Added in registers: a store and a load of the lanes would cost a failed store-to-load
+    /// forward.
     #[inline(always)]
     fn sum_first(self, n: usize) -> u64 {
         let m = ((1u32 << n) - 1) as __mmask8;
         unsafe { _mm512_mask_reduce_add_epi64(m, self.0) as u64 }
     }
-    /// Shift every lane by `s` squares, up (towards h8) if positive (a constant once inlined,
-    /// which the compiler turns into the immediate form).
     #[inline(always)]
-    fn sh(self, s: i32) -> V {
+    fn sh(self, s: i32) -> V512 {
         unsafe {
             if s >= 0 {
-                V(_mm512_sllv_epi64(self.0, _mm512_set1_epi64(i64::from(s))))
+                V512(_mm512_sllv_epi64(self.0, _mm512_set1_epi64(i64::from(s))))
             } else {
-                V(_mm512_srlv_epi64(self.0, _mm512_set1_epi64(i64::from(-s))))
+                V512(_mm512_srlv_epi64(self.0, _mm512_set1_epi64(i64::from(-s))))
             }
         }
     }
     #[inline(always)]
-    fn popcnt(self) -> V {
-        V(unsafe { _mm512_popcnt_epi64(self.0) })
+    fn popcnt(self) -> V512 {
+        V512(unsafe { _mm512_popcnt_epi64(self.0) })
     }
     #[inline(always)]
-    fn add(self, o: V) -> V {
-        V(unsafe { _mm512_add_epi64(self.0, o.0) })
+    fn add(self, o: V512) -> V512 {
+        V512(unsafe { _mm512_add_epi64(self.0, o.0) })
     }
     #[inline(always)]
-    fn sub(self, o: V) -> V {
-        V(unsafe { _mm512_sub_epi64(self.0, o.0) })
+    fn sub(self, o: V512) -> V512 {
+        V512(unsafe { _mm512_sub_epi64(self.0, o.0) })
     }
-    /// All ones in the lanes that are not zero.
     #[inline(always)]
-    fn nonzero(self) -> V {
+    fn nonzero(self) -> V512 {
         unsafe {
             let m = _mm512_test_epi64_mask(self.0, self.0);
-            V(_mm512_maskz_mov_epi64(m, _mm512_set1_epi64(-1)))
+            V512(_mm512_maskz_mov_epi64(m, _mm512_set1_epi64(-1)))
         }
     }
-    /// Which lanes of `self & o` are not empty.
     #[inline(always)]
-    fn meets(self, o: V) -> __mmask8 {
+    fn meets(self, o: V512) -> __mmask8 {
         unsafe { _mm512_test_epi64_mask(self.0, o.0) }
     }
-    /// `self | o` in the lanes of `m`, `self` in the others.
     #[inline(always)]
-    fn or_where(self, m: __mmask8, o: V) -> V {
-        V(unsafe { _mm512_mask_or_epi64(self.0, m, self.0, o.0) })
+    fn any(m: __mmask8) -> bool {
+        m != 0
     }
-    /// `self` less `o`.
+    type Tally = V512;
     #[inline(always)]
-    fn less(self, o: V) -> V {
-        V(unsafe { _mm512_andnot_si512(o.0, self.0) })
+    fn tally_zero() -> V512 {
+        V512::splat(0)
+    }
+    #[inline(always)]
+    fn tally(self, t: V512) -> V512 {
+        t.add(self.popcnt())
+    }
+    #[inline(always)]
+    fn tally_total(t: V512) -> V512 {
+        t
+    }
+    #[inline(always)]
+    fn or_where(self, m: __mmask8, o: V512) -> V512 {
+        V512(unsafe { _mm512_mask_or_epi64(self.0, m, self.0, o.0) })
+    }
+    #[inline(always)]
+    fn popcnt_where(self, m: __mmask8) -> V512 {
+        V512(unsafe { _mm512_maskz_popcnt_epi64(m, self.0) })
+    }
+    #[inline(always)]
+    fn less(self, o: V512) -> V512 {
+        V512(unsafe { _mm512_andnot_si512(o.0, self.0) })
+    }
+    /// `i64::MAX` shifted right by the leading zeros.
+    #[inline(always)]
+    fn below_highest(self) -> V512 {
+        unsafe {
+            V512(_mm512_srlv_epi64(
+                _mm512_set1_epi64(i64::MAX),
+                _mm512_lzcnt_epi64(self.0),
+            ))
+        }
+    }
+    unsafe fn count(
+        batch: &Batch,
+        rooks: &[u64; LANES],
+        n: usize,
+        mover: Mover,
+        paths: &CastlePaths,
+    ) -> u64 {
+        // SAFETY: the caller's.
+        unsafe { count_avx512(batch, rooks, n, mover, paths) }
+    }
+    unsafe fn count_each(
+        batch: &Batch,
+        rooks: &[u64; LANES],
+        mover: Mover,
+        paths: &CastlePaths,
+    ) -> [u64; LANES] {
+        // SAFETY: the caller's.
+        unsafe { count_each_avx512(batch, rooks, mover, paths) }
+    }
+    #[inline(always)]
+    fn store(self, out: &mut [u64]) {
+        assert!(out.len() >= 8);
+        unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast(), self.0) };
     }
 }
 
-impl BitAnd for V {
-    type Output = V;
+#[target_feature(enable = "avx512f,avx512vpopcntdq,avx512cd")]
+fn count_each_avx512(
+    batch: &Batch,
+    rooks: &[u64; LANES],
+    mover: Mover,
+    paths: &CastlePaths,
+) -> [u64; LANES] {
+    let mut out = [0; LANES];
+    count_batch::<V512>(batch, rooks, 0, mover, paths).store(&mut out);
+    out
+}
+
+#[target_feature(enable = "avx512f,avx512vpopcntdq,avx512cd")]
+#[inline(never)]
+fn count_avx512(
+    batch: &Batch,
+    rooks: &[u64; LANES],
+    n: usize,
+    mover: Mover,
+    paths: &CastlePaths,
+) -> u64 {
+    count_batch::<V512>(batch, rooks, 0, mover, paths).sum_first(n)
+}
+
+/// One 64-bit word of each of four boards, in one AVX2 register.
+#[derive(Clone, Copy)]
+pub(crate) struct V256(__m256i);
+
+// SAFETY (every `unsafe` block of `V256`'s operations): the intrinsics need AVX2; `V256` values
+// exist only inside the counter, which runs only where `cpu::has_v3` said yes.
+impl Lane for V256 {
+    /// All ones in the lanes chosen.
+    type Mask = V256;
     #[inline(always)]
-    fn bitand(self, o: V) -> V {
-        V(unsafe { _mm512_and_si512(self.0, o.0) })
+    fn splat(x: u64) -> V256 {
+        V256(unsafe { _mm256_set1_epi64x(x as i64) })
+    }
+    #[inline(always)]
+    fn load(words: &[u64]) -> V256 {
+        assert!(words.len() >= 4);
+        V256(unsafe { _mm256_loadu_si256(words.as_ptr().cast()) })
+    }
+    #[inline(always)]
+    fn sum_first(self, n: usize) -> u64 {
+        unsafe {
+            let first =
+                _mm256_cmpgt_epi64(_mm256_set1_epi64x(n as i64), _mm256_setr_epi64x(0, 1, 2, 3));
+            let v = _mm256_and_si256(self.0, first);
+            let s = _mm_add_epi64(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
+            _mm_cvtsi128_si64(_mm_add_epi64(s, _mm_unpackhi_epi64(s, s))) as u64
+        }
+    }
+    #[inline(always)]
+    fn sh(self, s: i32) -> V256 {
+        unsafe {
+            if s >= 0 {
+                V256(_mm256_sllv_epi64(self.0, _mm256_set1_epi64x(i64::from(s))))
+            } else {
+                V256(_mm256_srlv_epi64(self.0, _mm256_set1_epi64x(i64::from(-s))))
+            }
+        }
+    }
+    /// No population count instruction for vectors before AVX-512: each nibble's count looked
+    /// up in a 16-entry table (`vpshufb`), the bytes of each lane summed (`vpsadbw`).
+    #[inline(always)]
+    fn popcnt(self) -> V256 {
+        V256(unsafe { _mm256_sad_epu8(byte_counts(self.0), _mm256_setzero_si256()) })
+    }
+    #[inline(always)]
+    fn add(self, o: V256) -> V256 {
+        V256(unsafe { _mm256_add_epi64(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn sub(self, o: V256) -> V256 {
+        V256(unsafe { _mm256_sub_epi64(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn nonzero(self) -> V256 {
+        unsafe { !V256(_mm256_cmpeq_epi64(self.0, _mm256_setzero_si256())) }
+    }
+    #[inline(always)]
+    fn meets(self, o: V256) -> V256 {
+        (self & o).nonzero()
+    }
+    #[inline(always)]
+    fn any(m: V256) -> bool {
+        unsafe { _mm256_testz_si256(m.0, m.0) == 0 }
+    }
+    #[inline(always)]
+    fn any_meets(self, o: V256) -> bool {
+        unsafe { _mm256_testz_si256(self.0, o.0) == 0 }
+    }
+    /// Byte by byte: each set's count per byte (at most 8) added to the bytes, the bytes of each
+    /// lane summed once at the end (`vpsadbw`), instead of after every set.
+    type Tally = V256;
+    #[inline(always)]
+    fn tally_zero() -> V256 {
+        V256::splat(0)
+    }
+    #[inline(always)]
+    fn tally(self, t: V256) -> V256 {
+        V256(unsafe { _mm256_add_epi8(t.0, byte_counts(self.0)) })
+    }
+    #[inline(always)]
+    fn tally_total(t: V256) -> V256 {
+        V256(unsafe { _mm256_sad_epu8(t.0, _mm256_setzero_si256()) })
+    }
+    #[inline(always)]
+    fn or_where(self, m: V256, o: V256) -> V256 {
+        self | (m & o)
+    }
+    #[inline(always)]
+    fn popcnt_where(self, m: V256) -> V256 {
+        (self & m).popcnt()
+    }
+    #[inline(always)]
+    fn less(self, o: V256) -> V256 {
+        V256(unsafe { _mm256_andnot_si256(o.0, self.0) })
+    }
+    /// No leading-zero count either: the highest bit smeared down, less itself.
+    #[inline(always)]
+    fn below_highest(self) -> V256 {
+        let mut x = self;
+        x = x | x.sh(-1);
+        x = x | x.sh(-2);
+        x = x | x.sh(-4);
+        x = x | x.sh(-8);
+        x = x | x.sh(-16);
+        x = x | x.sh(-32);
+        x.sh(-1)
+    }
+    unsafe fn count(
+        batch: &Batch,
+        rooks: &[u64; LANES],
+        n: usize,
+        mover: Mover,
+        paths: &CastlePaths,
+    ) -> u64 {
+        // SAFETY: the caller's.
+        unsafe { count_avx2(batch, rooks, n, mover, paths) }
+    }
+    unsafe fn count_each(
+        batch: &Batch,
+        rooks: &[u64; LANES],
+        mover: Mover,
+        paths: &CastlePaths,
+    ) -> [u64; LANES] {
+        // SAFETY: the caller's.
+        unsafe { count_each_avx2(batch, rooks, mover, paths) }
+    }
+    #[inline(always)]
+    fn store(self, out: &mut [u64]) {
+        assert!(out.len() >= 4);
+        unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), self.0) };
     }
 }
-impl BitOr for V {
-    type Output = V;
-    #[inline(always)]
-    fn bitor(self, o: V) -> V {
-        V(unsafe { _mm512_or_si512(self.0, o.0) })
+
+#[target_feature(enable = "avx,avx2,bmi1,bmi2,lzcnt,fma,movbe")]
+fn count_each_avx2(
+    batch: &Batch,
+    rooks: &[u64; LANES],
+    mover: Mover,
+    paths: &CastlePaths,
+) -> [u64; LANES] {
+    let mut out = [0; LANES];
+    count_batch::<V256>(batch, rooks, 0, mover, paths).store(&mut out[..4]);
+    count_batch::<V256>(batch, rooks, 4, mover, paths).store(&mut out[4..]);
+    out
+}
+
+/// The batch in two halves of four lanes.
+#[target_feature(enable = "avx,avx2,bmi1,bmi2,lzcnt,fma,movbe")]
+#[inline(never)]
+fn count_avx2(
+    batch: &Batch,
+    rooks: &[u64; LANES],
+    n: usize,
+    mover: Mover,
+    paths: &CastlePaths,
+) -> u64 {
+    let mut total = count_half_avx2(batch, rooks, 0, n.min(4), mover, paths);
+    if n > 4 {
+        total += count_half_avx2(batch, rooks, 4, n - 4, mover, paths);
+    }
+    total
+}
+
+/// The `n` boards from lane `at`, in one AVX2 register: a function of its own, so that the
+/// compiler inlines the vector operations into one copy of the counter (with both halves in
+/// one function it left them as calls).
+#[target_feature(enable = "avx,avx2,bmi1,bmi2,lzcnt,fma,movbe")]
+#[inline(never)]
+fn count_half_avx2(
+    batch: &Batch,
+    rooks: &[u64; LANES],
+    at: usize,
+    n: usize,
+    mover: Mover,
+    paths: &CastlePaths,
+) -> u64 {
+    count_batch::<V256>(batch, rooks, at, mover, paths).sum_first(n)
+}
+
+/// The population count of each byte of `x`.
+#[inline(always)]
+fn byte_counts(x: __m256i) -> __m256i {
+    unsafe {
+        let table = _mm256_setr_epi8(
+            0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2,
+            3, 3, 4,
+        );
+        let nibble = _mm256_set1_epi8(0x0f);
+        let lo = _mm256_and_si256(x, nibble);
+        let hi = _mm256_and_si256(_mm256_srli_epi16::<4>(x), nibble);
+        _mm256_add_epi8(
+            _mm256_shuffle_epi8(table, lo),
+            _mm256_shuffle_epi8(table, hi),
+        )
     }
 }
-impl BitXor for V {
-    type Output = V;
-    #[inline(always)]
-    fn bitxor(self, o: V) -> V {
-        V(unsafe { _mm512_xor_si512(self.0, o.0) })
-    }
+
+macro_rules! vector_bit_ops {
+    ($v:ident, $and:ident, $or:ident, $xor:ident) => {
+        impl BitAnd for $v {
+            type Output = $v;
+            #[inline(always)]
+            fn bitand(self, o: $v) -> $v {
+                $v(unsafe { $and(self.0, o.0) })
+            }
+        }
+        impl BitOr for $v {
+            type Output = $v;
+            #[inline(always)]
+            fn bitor(self, o: $v) -> $v {
+                $v(unsafe { $or(self.0, o.0) })
+            }
+        }
+        impl BitXor for $v {
+            type Output = $v;
+            #[inline(always)]
+            fn bitxor(self, o: $v) -> $v {
+                $v(unsafe { $xor(self.0, o.0) })
+            }
+        }
+        impl Not for $v {
+            type Output = $v;
+            #[inline(always)]
+            fn not(self) -> $v {
+                self ^ $v::splat(!0)
+            }
+        }
+    };
 }
-impl Not for V {
-    type Output = V;
-    #[inline(always)]
-    fn not(self) -> V {
-        self ^ V::splat(!0)
-    }
-}
+vector_bit_ops!(V512, _mm512_and_si512, _mm512_or_si512, _mm512_xor_si512);
+vector_bit_ops!(V256, _mm256_and_si256, _mm256_or_si256, _mm256_xor_si256);
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 const FILE_B: u64 = FILE_A << 1;
@@ -181,21 +536,21 @@ const SW: Dir = Dir {
 const DIRS: [Dir; 8] = [N, E, S, W, NE, SE, SW, NW];
 
 #[inline(always)]
-fn step(x: V, d: Dir) -> V {
+fn step<V: Lane>(x: V, d: Dir) -> V {
     x.sh(d.shift) & V::splat(d.land)
 }
 
 /// The empty squares a fill in one direction may pass, and their two- and four-step versions
 /// (Kogge-Stone), shared by every fill in that direction.
 #[derive(Clone, Copy)]
-struct Open {
+struct Open<V> {
     p1: V,
     p2: V,
     p4: V,
 }
 
 #[inline(always)]
-fn open(empty: V, d: Dir) -> Open {
+fn open<V: Lane>(empty: V, d: Dir) -> Open<V> {
     let p1 = empty & V::splat(d.land);
     let p2 = p1 & p1.sh(d.shift);
     let p4 = p2 & p2.sh(2 * d.shift);
@@ -205,7 +560,7 @@ fn open(empty: V, d: Dir) -> Open {
 /// Every square the pieces of `from` attack in direction `d`: the empty squares up to the first
 /// piece, and that piece.
 #[inline(always)]
-fn ray(from: V, o: &Open, d: Dir) -> V {
+fn ray<V: Lane>(from: V, o: &Open<V>, d: Dir) -> V {
     let g = from | (o.p1 & from.sh(d.shift));
     let g = g | (o.p2 & g.sh(2 * d.shift));
     let g = g | (o.p4 & g.sh(4 * d.shift));
@@ -217,7 +572,7 @@ fn ray(from: V, o: &Open, d: Dir) -> V {
 /// square east of it up to the first stop, so those are the bits the subtraction changes (the
 /// pieces' ranges never overlap, each ending at or before the next piece).
 #[inline(always)]
-fn east(from: V, stops: V) -> V {
+fn east<V: Lane>(from: V, stops: V) -> V {
     let r = from.less(V::splat(FILE_H));
     stops ^ stops.sub(r.add(r))
 }
@@ -265,7 +620,7 @@ macro_rules! unroll8 {
 /// The eight boards of a batch, piece sets side by side.
 #[derive(Clone, Copy, Default)]
 #[repr(C, align(64))]
-struct Batch {
+pub(crate) struct Batch {
     kinds: [[u64; LANES]; 6],
     colors: [[u64; LANES]; 2],
 }
@@ -324,42 +679,35 @@ static KING_LINES: [KingLines; 64] = {
 /// `occ`, and that piece. Towards h8 the first piece is the lowest bit of `ray & occ`; towards
 /// a1 the highest, found by counting leading zeros.
 #[inline(always)]
-fn king_ray(ray: V, occ: V, d: Dir) -> V {
+fn king_ray<V: Lane>(ray: V, occ: V, d: Dir) -> V {
     let b = ray & occ;
-    unsafe {
-        if d.shift > 0 {
-            // b ^ (b - 1): every bit up to the lowest of b (all if b is empty).
-            V(_mm512_ternarylogic_epi64(
-                ray.0,
-                b.0,
-                _mm512_sub_epi64(b.0, _mm512_set1_epi64(1)),
-                0x60,
-            ))
-        } else {
-            // The bits below the highest of b (none if b is empty), taken away.
-            let below = _mm512_srlv_epi64(_mm512_set1_epi64(i64::MAX), _mm512_lzcnt_epi64(b.0));
-            ray.less(V(below))
-        }
+    if d.shift > 0 {
+        // b ^ (b - 1): every bit up to the lowest of b (all if b is empty).
+        ray & (b ^ b.sub(V::splat(1)))
+    } else {
+        // The bits below the highest of b (none if b is empty), taken away.
+        ray.less(b.below_highest())
     }
 }
 
 /// The legal moves of each lane's board, castling and en passant left out, with `us` to move in
 /// every lane, our king on `king` and our knights among `our_knights` in every lane; and the
 /// squares the enemy attacks (with our king on the board), for castling.
-#[target_feature(enable = "avx512f,avx512vpopcntdq,avx512cd")]
-#[inline]
-fn count_lanes<const WHITE: bool, const DIAG: bool>(
+#[inline(always)]
+fn count_lanes<V: Lane, const WHITE: bool, const DIAG: bool>(
     b: &Batch,
+    at: usize,
     king: Square,
     our_knights: Bitboard,
 ) -> (V, V) {
     let lines = &KING_LINES[king.index()];
     let (us, them) = if WHITE { (0, 1) } else { (1, 0) };
-    let own = V::load(&b.colors[us]);
-    let enemy = V::load(&b.colors[them]);
+    let own = V::load(&b.colors[us][at..]);
+    let enemy = V::load(&b.colors[them][at..]);
     let occ = own | enemy;
     let empty = !occ;
-    let [pawns, knights, bishops, rooks, queens, kings] = b.kinds.each_ref().map(V::load);
+    let [pawns, knights, bishops, rooks, queens, kings] =
+        b.kinds.each_ref().map(|k| V::load(&k[at..]));
     let straight = (rooks | queens) & own;
     let diagonal = (bishops | queens) & own;
     let e_straight = (rooks | queens) & enemy;
@@ -401,11 +749,11 @@ fn count_lanes<const WHITE: bool, const DIAG: bool>(
     // an enemy slider on any of them, and none of this is needed.
     let on_lines = (V::splat(attacks::rook_empty(king).0) & e_straight)
         | (V::splat(attacks::bishop_empty(king).0) & e_diagonal);
-    if on_lines.meets(on_lines) != 0 {
+    if on_lines.any_meets(on_lines) {
         unroll8!(I => {
             let e = if I < 4 { e_straight } else { e_diagonal };
             // Each line only where some lane has an enemy slider of its kind on it.
-            if (DIAG || I < 4) && V::splat(lines.rays[I]).meets(e) != 0 {
+            if (DIAG || I < 4) && V::splat(lines.rays[I]).any_meets(e) {
                 let k_ray = king_ray(V::splat(lines.rays[I]), occ, DIRS[I]);
                 let opposite = (I & 4) | ((I + 2) & 3);
                 let checking = k_ray.meets(e);
@@ -441,7 +789,11 @@ fn count_lanes<const WHITE: bool, const DIAG: bool>(
     let targets = mask.less(own);
 
     // King steps.
-    let mut count = (V::splat(attacks::king(king).0).less(own | attacked | behind)).popcnt();
+    // Every count but the knights' added up in `tally`: at most 19 sets (king, eight slider
+    // directions, four pawn sets, six promotion sets).
+    let mut tally = V::tally_zero();
+    tally = (V::splat(attacks::king(king).0).less(own | attacked | behind)).tally(tally);
+    let mut count = V::splat(0);
 
     // Knights: our knights stand on the same squares in every lane (a capture only takes one
     // away), so each one's squares come from the table, counted in the lanes where it stands
@@ -451,7 +803,7 @@ fn count_lanes<const WHITE: bool, const DIAG: bool>(
     for sq in our_knights {
         let here = n.meets(V::splat(Bitboard::from_square(sq).0));
         let moves = V::splat(attacks::knight(sq).0) & targets;
-        count = count.add(V(_mm512_maskz_popcnt_epi64(here, moves.0)));
+        count = count.add(moves.popcnt_where(here));
     }
 
     // Sliders: in each direction those not pinned or pinned along that direction's line.
@@ -461,7 +813,7 @@ fn count_lanes<const WHITE: bool, const DIAG: bool>(
         let src = src & (free | pin_lines[line_of(I)]);
         if DIAG || I < 4 {
             let moves = if I == 1 { east(src, stops) } else { ray(src, &opens[I], d) };
-            count = count.add((moves & targets).popcnt());
+            tally = (moves & targets).tally(tally);
         }
     });
 
@@ -478,22 +830,23 @@ fn count_lanes<const WHITE: bool, const DIAG: bool>(
     let two = step(one & V::splat(third), up) & empty;
     let one = one & mask;
     let two = two & mask;
-    count = count.add(one.popcnt()).add(two.popcnt());
+    tally = two.tally(one.tally(tally));
     // NE and SW lie on line 2, NW and SE on line 3.
     let (line_l, line_r) = if WHITE { (3, 2) } else { (2, 3) };
     let [take_l, take_r] = [(up_l, line_l), (up_r, line_r)].map(|(d, line)| {
         let takers = p & (free | pin_lines[line]);
         step(takers, d) & enemy & mask
     });
-    count = count.add(take_l.popcnt()).add(take_r.popcnt());
+    tally = take_r.tally(take_l.tally(tally));
     // Promotions (a pawn on the seventh rank in some lane: rare) count three more each.
     let seventh = if WHITE { last >> 8 } else { last << 8 };
-    if p.meets(V::splat(seventh)) != 0 {
-        let promotions = ((one | take_l) & V::splat(last))
-            .popcnt()
-            .add((take_r & V::splat(last)).popcnt());
-        count = count.add(promotions).add(promotions).add(promotions);
+    if p.any_meets(V::splat(seventh)) {
+        let promoted = [(one | take_l) & V::splat(last), take_r & V::splat(last)];
+        for _ in 0..3 {
+            tally = promoted[1].tally(promoted[0].tally(tally));
+        }
     }
+    let count = count.add(V::tally_total(tally));
     (count, attacked)
 }
 
@@ -507,7 +860,7 @@ const fn line_of(i: usize) -> usize {
 /// Every square the knights of `n` attack: one and two files aside, then two and one ranks up
 /// and down.
 #[inline(always)]
-fn knight_attacks(n: V) -> V {
+fn knight_attacks<V: Lane>(n: V) -> V {
     let one = step(n, E) | step(n, W);
     let two = (n.sh(2) & V::splat(!(FILE_A | FILE_B))) | (n.sh(-2) & V::splat(!(FILE_G | FILE_H)));
     one.sh(16) | one.sh(-16) | two.sh(8) | two.sh(-8)
@@ -515,7 +868,7 @@ fn knight_attacks(n: V) -> V {
 
 /// The squares next to the pieces of `k`: a row of three, then the rows above and below.
 #[inline(always)]
-fn king_attacks(k: V) -> V {
+fn king_attacks<V: Lane>(k: V) -> V {
     let row = k | step(k, E) | step(k, W);
     (row | row.sh(8) | row.sh(-8)).less(k)
 }
@@ -532,32 +885,44 @@ fn one_board_only(board: &Board, rooks: Bitboard, paths: &CastlePaths) -> bool {
         })
 }
 
-/// The legal moves of each lane's board with the side to move White if `white`, its king on
-/// `king` and its knights among `knights` in every lane, castling included (`rooks`: each
-/// lane's castling rooks of the side to move); en passant left out.
-#[target_feature(enable = "avx512f,avx512vpopcntdq,avx512cd")]
-#[inline]
-fn count_batch(
-    batch: &Batch,
-    rooks: &[u64; LANES],
+/// What the boards of a batch have in common: the side to move (White if `white`), its king's
+/// square, and every square one of its knights stands on in some board.
+#[derive(Clone, Copy)]
+pub(crate) struct Mover {
     white: bool,
     king: Square,
     knights: Bitboard,
+}
+
+/// The legal moves of the boards in the lanes from `at` of `batch` (as many as the vector
+/// holds), all with `mover`'s side to move, king and knights, castling included (`rooks`: each
+/// lane's castling rooks of the side to move); en passant left out.
+#[inline(always)]
+fn count_batch<V: Lane>(
+    batch: &Batch,
+    rooks: &[u64; LANES],
+    at: usize,
+    mover: Mover,
     paths: &CastlePaths,
 ) -> V {
+    let Mover {
+        white,
+        king,
+        knights,
+    } = mover;
     // Without a bishop or queen in any lane, no diagonal ray is needed.
     let [_, _, bishops, _, queens, _] = &batch.kinds;
-    let diagonal = (V::load(bishops) | V::load(queens)).nonzero();
-    let (mut c, attacked) = match (white, diagonal.meets(diagonal) != 0) {
-        (true, true) => count_lanes::<true, true>(batch, king, knights),
-        (false, true) => count_lanes::<false, true>(batch, king, knights),
-        (true, false) => count_lanes::<true, false>(batch, king, knights),
-        (false, false) => count_lanes::<false, false>(batch, king, knights),
+    let diagonal = (V::load(&bishops[at..]) | V::load(&queens[at..])).nonzero();
+    let (mut c, attacked) = match (white, diagonal.any_meets(diagonal)) {
+        (true, true) => count_lanes::<V, true, true>(batch, at, king, knights),
+        (false, true) => count_lanes::<V, false, true>(batch, at, king, knights),
+        (true, false) => count_lanes::<V, true, false>(batch, at, king, knights),
+        (false, false) => count_lanes::<V, false, false>(batch, at, king, knights),
     };
     // Castling: the paths are the same in every lane (one game, one side to move).
     let color = if white { Color::White } else { Color::Black };
-    let rooks = V::load(rooks);
-    let occ = V::load(&batch.colors[0]) | V::load(&batch.colors[1]);
+    let rooks = V::load(&rooks[at..]);
+    let occ = V::load(&batch.colors[0][at..]) | V::load(&batch.colors[1][at..]);
     for path in paths.of(color) {
         let has = (rooks & V::splat(path.rook.0)).nonzero();
         let shut = (occ & V::splat(path.empty.0)) | (attacked & V::splat(path.king_path.0));
@@ -575,10 +940,20 @@ fn mover(board: &Board) -> (Color, Square) {
 /// (each batch of boards with the same side to move and the same king square, as the children
 /// of one position are), the boards the lanes leave out by the one-board counter. `None` where
 /// the CPU has not the AVX-512 the lanes need. For testing the lanes board by board.
-pub fn count_each<S: Sliders>(boards: &[Board], paths: &CastlePaths) -> Option<Vec<u64>> {
-    if !crate::cpu::has_avx512_lanes() {
-        return None;
+pub fn count_each<S: Sliders>(
+    simd: Simd,
+    boards: &[Board],
+    paths: &CastlePaths,
+) -> Option<Vec<u64>> {
+    match simd.kind() {
+        SimdKind::Avx512 => Some(count_each_in::<S, V512>(boards, paths)),
+        SimdKind::Avx2 => Some(count_each_in::<S, V256>(boards, paths)),
+        SimdKind::None => None,
     }
+}
+
+/// [`count_each`] in the lanes of `V`, whose instructions the CPU has.
+fn count_each_in<S: Sliders, V: Lane>(boards: &[Board], paths: &CastlePaths) -> Vec<u64> {
     let mut counts = Vec::with_capacity(boards.len());
     let runs = boards.chunk_by(|a, b| mover(a) == mover(b));
     for chunk in runs.flat_map(|run| run.chunks(LANES)) {
@@ -592,8 +967,13 @@ pub fn count_each<S: Sliders>(boards: &[Board], paths: &CastlePaths) -> Option<V
         }
         let (side, king) = mover(&chunk[0]);
         let white = side == Color::White;
-        // SAFETY: the CPU has the features `count_batch` is compiled for.
-        let c = unsafe { count_batch(&batch, &rooks, white, king, knights, paths).to_array() };
+        let m = Mover {
+            white,
+            king,
+            knights,
+        };
+        // SAFETY: the caller made `V` for code this CPU runs.
+        let c = unsafe { V::count_each(&batch, &rooks, m, paths) };
         for (i, board) in chunk.iter().enumerate() {
             counts.push(if one_board_only(board, Bitboard(rooks[i]), paths) {
                 movegen::count_legal_on::<S>(board, paths)
@@ -602,43 +982,44 @@ pub fn count_each<S: Sliders>(boards: &[Board], paths: &CastlePaths) -> Option<V
             });
         }
     }
-    Some(counts)
+    counts
 }
 
-/// Boards gathered into batches as they come, counted eight at a time: the replies of one node
-/// (every board with the same side to move and that side's king on the same square).
-pub(crate) struct Lanes {
+/// Boards gathered into batches as they come, counted eight at a time in the lanes of `V`: the
+/// replies of one node (every board with the same side to move and that side's king on the same
+/// square).
+pub(crate) struct Lanes<V> {
     batch: Batch,
     /// Each lane's castling rooks of the side to move.
     castling: [u64; LANES],
     n: usize,
-    white: bool,
-    /// The square of the side to move's king.
-    king: Square,
-    /// Every square a knight of the side to move stands on in some board.
-    knights: Bitboard,
+    mover: Mover,
     /// The counts of the batches flushed so far and of the boards counted one by one.
     total: u64,
+    lanes: PhantomData<V>,
 }
 
-impl Lanes {
+impl<V: Lane> Lanes<V> {
     /// Lanes for boards with `side` to move, its king on `king` and its knights among
     /// `knights` (as the children of one position: its side not to move has them; the counts
     /// of boards without are wrong).
     ///
     /// # Safety
-    /// The CPU must have the AVX-512 the counter is compiled for ([`crate::cpu::has_avx512_lanes`]): pushing
-    /// boards runs it.
+    /// The CPU must have `V`'s instructions ([`crate::cpu::Simd`] of its kind could be made):
+    /// pushing boards runs the counter compiled for them.
     #[inline(always)]
-    pub(crate) unsafe fn new(side: Color, king: Square, knights: Bitboard) -> Lanes {
+    pub(crate) unsafe fn new(side: Color, king: Square, knights: Bitboard) -> Lanes<V> {
         Lanes {
             batch: Batch::default(),
             castling: [0; LANES],
             n: 0,
-            white: side == Color::White,
-            king,
-            knights,
+            mover: Mover {
+                white: side == Color::White,
+                king,
+                knights,
+            },
             total: 0,
+            lanes: PhantomData,
         }
     }
 
@@ -671,21 +1052,7 @@ impl Lanes {
     #[inline(always)]
     fn flush(&mut self, paths: &CastlePaths) {
         // SAFETY: `new`'s contract.
-        unsafe { self.flush_avx512(paths) }
-    }
-
-    #[target_feature(enable = "avx512f,avx512vpopcntdq,avx512cd")]
-    #[inline(never)]
-    fn flush_avx512(&mut self, paths: &CastlePaths) {
-        let c = count_batch(
-            &self.batch,
-            &self.castling,
-            self.white,
-            self.king,
-            self.knights,
-            paths,
-        );
-        self.total += c.sum_first(self.n);
+        self.total += unsafe { V::count(&self.batch, &self.castling, self.n, self.mover, paths) };
         self.n = 0;
     }
 }
@@ -698,23 +1065,29 @@ fn count_one<S: Sliders>(board: &Board, paths: &CastlePaths) -> u64 {
 }
 
 /// The legal moves of all of `boards` (all with the same side to move), counted the way perft's
-/// depth-2 pass counts them (pushed into lanes, eight boards a batch). `None` where the CPU has
-/// not the AVX-512 the lanes need. For benchmarks of the lanes alone.
-pub fn count_total<S: Sliders>(boards: &[Board], paths: &CastlePaths) -> Option<u64> {
-    if !crate::cpu::has_avx512_lanes() {
-        return None;
+/// depth-2 pass counts them in the lanes `simd` names (pushed into lanes, eight boards a batch).
+/// `None` for code without lanes. For benchmarks of the lanes alone.
+pub fn count_total<S: Sliders>(simd: Simd, boards: &[Board], paths: &CastlePaths) -> Option<u64> {
+    match simd.kind() {
+        SimdKind::Avx512 => Some(count_total_in::<S, V512>(boards, paths)),
+        SimdKind::Avx2 => Some(count_total_in::<S, V256>(boards, paths)),
+        SimdKind::None => None,
     }
+}
+
+/// [`count_total`] in the lanes of `V`, whose instructions the CPU has.
+fn count_total_in<S: Sliders, V: Lane>(boards: &[Board], paths: &CastlePaths) -> u64 {
     let Some(first) = boards.first() else {
-        return Some(0);
+        return 0;
     };
     let (side, king) = mover(first);
     let knights = boards.iter().fold(Bitboard::EMPTY, |k, b| {
         k | b.pieces(side, PieceKind::Knight)
     });
-    // SAFETY: the CPU has the AVX-512 the lanes need (checked above).
-    let mut lanes = unsafe { Lanes::new(side, king, knights) };
+    // SAFETY: the caller made `V` for code this CPU runs.
+    let mut lanes = unsafe { Lanes::<V>::new(side, king, knights) };
     for board in boards {
         lanes.push::<S>(board, paths);
     }
-    Some(lanes.finish(paths))
+    lanes.finish(paths)
 }

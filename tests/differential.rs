@@ -276,9 +276,12 @@ fn every_way_counts(pos: &Position, depth: u32, want: u64, what: &str) {
     for (way, n) in ways {
         assert_eq!(n, want, "{what}: perft {depth} ({way}) of {}", pos.to_fen());
     }
-    // Every last-ply code this CPU runs (`--simd`), with and without a table.
-    for kind in [SimdKind::Avx512, SimdKind::Avx2, SimdKind::None] {
-        let Ok(simd) = Simd::new(kind) else { continue };
+    // Every last-ply code this CPU runs (`--simd`, and `--no-lanes`: the widest copy one board
+    // at a time), with and without a table.
+    let lanes = [SimdKind::Avx512, SimdKind::Avx2, SimdKind::None];
+    let codes = lanes.iter().filter_map(|&k| Simd::new(k).ok());
+    for simd in codes.chain([Simd::one_board()]) {
+        let kind = simd.describe();
         for table in [None, Some(&table)] {
             let opts = Options {
                 simd,
@@ -289,7 +292,7 @@ fn every_way_counts(pos: &Position, depth: u32, want: u64, what: &str) {
             assert_eq!(
                 n,
                 want,
-                "{what}: perft {depth} (simd {kind:?}, table {}) of {}",
+                "{what}: perft {depth} (simd {kind}, table {}) of {}",
                 table.is_some(),
                 pos.to_fen()
             );

@@ -1,9 +1,11 @@
-//! The set-wise counter of eight boards at once against the one-board counter, board by board,
-//! on every position within a few plies of each suite position (standard and Chess960).
+//! The set-wise counters (eight boards at once in AVX-512 lanes, four in AVX2 lanes) against the
+//! one-board counter, board by board, on every position within a few plies of each suite
+//! position (standard and Chess960): each kind of lanes this CPU runs.
 #![cfg(target_arch = "x86_64")]
 
 mod common;
 
+use perft::cpu::{Simd, SimdKind};
 use perft::movegen::{count_legal_on, legal_moves};
 use perft::position::Board;
 use perft::setwise::count_each;
@@ -11,7 +13,7 @@ use perft::{Magic, Position};
 
 /// Compares the two counters on the children of every node of `pos` down to `depth`; returns
 /// the number of boards compared.
-fn check_tree(pos: &mut Position, depth: u32, name: &str) -> u64 {
+fn check_tree(simd: Simd, pos: &mut Position, depth: u32, name: &str) -> u64 {
     let moves = legal_moves::<Magic>(pos);
     let mut children: Vec<Board> = Vec::new();
     for &mv in moves.iter() {
@@ -19,7 +21,7 @@ fn check_tree(pos: &mut Position, depth: u32, name: &str) -> u64 {
     }
     let paths = *pos.castle_path_table();
     let mut compared = 0;
-    let counts = count_each::<Magic>(&children, &paths).expect("no AVX-512 here");
+    let counts = count_each::<Magic>(simd, &children, &paths).expect("lanes of this kind");
     for (i, b) in children.iter().enumerate() {
         let want = count_legal_on::<Magic>(b, &paths);
         assert_eq!(
@@ -33,19 +35,19 @@ fn check_tree(pos: &mut Position, depth: u32, name: &str) -> u64 {
     if depth > 1 {
         for &mv in moves.iter() {
             let undo = pos.make(mv);
-            compared += check_tree(pos, depth - 1, name);
+            compared += check_tree(simd, pos, depth - 1, name);
             pos.unmake(mv, &undo);
         }
     }
     compared
 }
 
-#[test]
-fn agrees_with_the_one_board_counter_on_every_suite() {
-    if !perft::cpu::has_avx512_lanes() {
-        eprintln!("skipped: this CPU has not the AVX-512 (F, CD, VPOPCNTDQ) the lanes need");
+/// Every suite's trees through the lanes of `kind`, if this CPU runs them.
+fn lanes_agree_with_the_one_board_counter(kind: SimdKind) {
+    let Ok(simd) = Simd::new(kind) else {
+        eprintln!("skipped: this CPU does not run the {} lanes", kind.name());
         return;
-    }
+    };
     let mut total = 0;
     for (suite, chess960) in [
         ("standard.epd", false),
@@ -55,8 +57,18 @@ fn agrees_with_the_one_board_counter_on_every_suite() {
     ] {
         for entry in common::suite(suite) {
             let mut pos = Position::from_fen_with(&entry.fen, chess960).expect("suite FEN parses");
-            total += check_tree(&mut pos, 3, &entry.name());
+            total += check_tree(simd, &mut pos, 3, &entry.name());
         }
     }
     assert!(total > 1_000_000, "only {total} boards compared");
+}
+
+#[test]
+fn avx512_lanes_agree_with_the_one_board_counter_on_every_suite() {
+    lanes_agree_with_the_one_board_counter(SimdKind::Avx512);
+}
+
+#[test]
+fn avx2_lanes_agree_with_the_one_board_counter_on_every_suite() {
+    lanes_agree_with_the_one_board_counter(SimdKind::Avx2);
 }

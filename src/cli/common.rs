@@ -53,14 +53,15 @@ pub struct CountArgs {
     pub classical: bool,
 
     /// The last ply's code: `avx512` counts the replies of crowded boards eight at a time in
-    /// AVX-512 lanes, `avx2` one board at a time in the copy compiled for x86-64-v3 (AVX2,
-    /// BMI2...), `none` in the baseline copy; `auto` (default) the widest this CPU runs. One the
-    /// CPU lacks is an error. The speed line says which ran.
+    /// AVX-512 lanes, `avx2` four at a time in AVX2 lanes, both in the copy compiled for
+    /// x86-64-v3 (AVX2, BMI2...); `none` one board at a time in the baseline copy; `auto`
+    /// (default) the widest this CPU runs. One the CPU lacks is an error. The speed line says
+    /// which ran.
     #[arg(long, value_enum, default_value_t = SimdChoice::Auto, hide_default_value = true)]
     pub simd: SimdChoice,
 
-    /// The widest last-ply code without the AVX-512 lanes (`--simd avx2`, or `none` where the
-    /// CPU lacks x86-64-v3).
+    /// The widest last-ply code without lanes: the x86-64-v3 copy one board at a time (the
+    /// baseline copy where the CPU lacks x86-64-v3).
     #[arg(long, conflicts_with = "simd")]
     pub no_lanes: bool,
 
@@ -86,7 +87,7 @@ pub enum SimdChoice {
     Auto,
     /// AVX-512 lanes (F, CD, VPOPCNTDQ) in the x86-64-v3 copy.
     Avx512,
-    /// The x86-64-v3 copy (AVX2, BMI1, BMI2...), one board at a time.
+    /// AVX2 lanes (four boards at a time) in the x86-64-v3 copy (AVX2, BMI1, BMI2...).
     Avx2,
     /// The baseline copy (x86-64-v2), one board at a time.
     None,
