@@ -183,17 +183,10 @@ where
 /// and once, on x86-64, with the x86-64-v3 instructions enabled (`v3::V3`, with or without the
 /// AVX-512 lanes): `blsr` and `andn` in the bit loops, `shrx` in the magic index. Each copy
 /// calls only itself, so the choice made at the top holds all the way down.
-/// A copy without lanes: every board counted one at a time.
-pub(crate) const NO_LANES: u8 = 0;
-/// A copy that counts crowded boards four at a time in AVX2 registers.
-pub(crate) const AVX2_LANES: u8 = 1;
-/// A copy that counts crowded boards eight at a time in AVX-512 registers.
-pub(crate) const AVX512_LANES: u8 = 2;
-
 pub(crate) trait Build {
-    /// The lanes this copy counts the last ply of crowded boards in ([`NO_LANES`],
-    /// [`AVX2_LANES`] or [`AVX512_LANES`]).
-    const LANES: u8 = NO_LANES;
+    /// How this copy counts the last two plies of a plain count: one board at a time, or the
+    /// replies of crowded boards in lanes.
+    type LastPly: LastPly;
     /// [`bulk_inner`] of this copy, `depth >= 2`.
     fn bulk<S: Sliders, L: Leaf>(pos: &mut Position, depth: u32) -> L::Narrow;
     /// [`BoardLeaf::on_board`] compiled in this copy and kept out of line, so that its one
@@ -211,6 +204,7 @@ pub(crate) trait Build {
 struct Baseline;
 
 impl Build for Baseline {
+    type LastPly = OneBoard;
     #[inline(always)]
     fn bulk<S: Sliders, L: Leaf>(pos: &mut Position, depth: u32) -> L::Narrow {
         bulk_baseline::<S, L>(pos, depth)
@@ -241,24 +235,24 @@ fn leaf_baseline<S: Sliders, L: BoardLeaf>(board: &Board, paths: &CastlePaths) -
 /// The copy for x86-64-v3 CPUs.
 #[cfg(target_arch = "x86_64")]
 mod v3 {
-    use super::{BoardLeaf, Build, Leaf, bulk_inner, hashed_inner};
+    use super::{BoardLeaf, Build, LastPly, Leaf, bulk_inner, hashed_inner};
     use crate::attacks::Sliders;
     use crate::position::{Board, CastlePaths, Position};
     use crate::tt::Table;
 
-    /// The x86-64-v3 copy; with `LANES` (one of `super`'s lane constants), the one that also
-    /// counts the last ply of crowded boards in those lanes (the AVX-512 lanes' own code is
-    /// compiled for AVX-512, the rest of the copy for x86-64-v3).
-    pub(super) struct V3<const LANES: u8>;
+    /// The x86-64-v3 copy, its last plies counted as `P` says (one board at a time, or in AVX2
+    /// or AVX-512 lanes: the AVX-512 lanes' own code is compiled for AVX-512, the rest of the
+    /// copy for x86-64-v3).
+    pub(super) struct V3<P>(std::marker::PhantomData<P>);
 
-    impl<const W: u8> Build for V3<W> {
-        const LANES: u8 = W;
+    impl<P: LastPly> Build for V3<P> {
+        type LastPly = P;
         #[inline(always)]
         fn bulk<S: Sliders, L: Leaf>(pos: &mut Position, depth: u32) -> L::Narrow {
             // SAFETY: only called from code of this copy, which runs only where a `Simd` of
             // its kind could be made: the CPU has its instructions (and, with the lanes,
             // AVX-512's).
-            unsafe { bulk_v3::<S, L, W>(pos, depth) }
+            unsafe { bulk_v3::<S, L, P>(pos, depth) }
         }
         #[inline(always)]
         fn leaf<S: Sliders, L: BoardLeaf>(board: &Board, paths: &CastlePaths) -> L::Narrow {
@@ -272,17 +266,17 @@ mod v3 {
             tt: &Table<L::Narrow>,
         ) -> L::Narrow {
             // SAFETY: as above.
-            unsafe { hashed_v3::<S, L, W>(pos, depth, tt) }
+            unsafe { hashed_v3::<S, L, P>(pos, depth, tt) }
         }
     }
 
     #[target_feature(enable = "avx,avx2,bmi1,bmi2,lzcnt,fma,movbe")]
-    fn bulk_v3<S: Sliders, L: Leaf, const W: u8>(pos: &mut Position, depth: u32) -> L::Narrow {
+    fn bulk_v3<S: Sliders, L: Leaf, W: LastPly>(pos: &mut Position, depth: u32) -> L::Narrow {
         bulk_inner::<S, V3<W>, L>(pos, depth)
     }
 
     #[target_feature(enable = "avx,avx2,bmi1,bmi2,lzcnt,fma,movbe")]
-    fn hashed_v3<S: Sliders, L: Leaf, const W: u8>(
+    fn hashed_v3<S: Sliders, L: Leaf, W: LastPly>(
         pos: &mut Position,
         depth: u32,
         tt: &Table<L::Narrow>,
@@ -419,42 +413,47 @@ impl<S: Sliders, B: Build, L: Leaf, V: Leaves<L>> Sink for ReplyCounter<'_, S, B
     }
 }
 
-/// Perft of `pos` to depth 2, in the copy's lanes where it has them and the board is crowded,
-/// else one board at a time.
+/// Perft of `pos` to depth 2, as the copy `B` counts its last plies.
 #[inline(always)]
 fn perft_2<S: Sliders, B: Build>(pos: &Position) -> u64 {
-    #[cfg(target_arch = "x86_64")]
-    let crowded = if B::LANES == AVX512_LANES {
-        CROWDED
-    } else {
-        CROWDED_AVX2
-    };
-    if B::LANES != NO_LANES && pos.occupied().count() >= crowded {
-        use crate::setwise::{Lanes, V256, V512};
+    B::LastPly::perft_2::<S, B>(pos)
+}
+
+/// How a compiled copy counts a plain count's last two plies: [`OneBoard`], or, on x86-64, in
+/// the lanes of a vector type (`setwise::V512`, `setwise::V256`) for crowded boards.
+pub(crate) trait LastPly {
+    /// Perft of `pos` to depth 2, in the copy `B`.
+    fn perft_2<S: Sliders, B: Build>(pos: &Position) -> u64;
+}
+
+/// Every child board's replies counted one board at a time.
+pub(crate) struct OneBoard;
+
+impl LastPly for OneBoard {
+    #[inline(always)]
+    fn perft_2<S: Sliders, B: Build>(pos: &Position) -> u64 {
+        perft_2_as::<S, B, Count, _>(pos, OneByOne(0))
+    }
+}
+
+/// In the lanes of `V` where the board has at least [`crate::setwise::Lane::CROWDED`] pieces,
+/// one board at a time below that.
+#[cfg(target_arch = "x86_64")]
+impl<V: crate::setwise::Lane> LastPly for V {
+    #[inline(always)]
+    fn perft_2<S: Sliders, B: Build>(pos: &Position) -> u64 {
+        if pos.occupied().count() < V::CROWDED {
+            return OneBoard::perft_2::<S, B>(pos);
+        }
         let side = !pos.side_to_move();
         let board = pos.board();
         let (king, knights) = (board.king(side), board.pieces(side, PieceKind::Knight));
-        // SAFETY: a copy with lanes runs only where the CPU has their instructions.
-        return if B::LANES == AVX512_LANES {
-            let lanes = unsafe { Lanes::<V512>::new(side, king, knights) };
-            perft_2_as::<S, B, Count, _>(pos, lanes)
-        } else {
-            let lanes = unsafe { Lanes::<V256>::new(side, king, knights) };
-            perft_2_as::<S, B, Count, _>(pos, lanes)
-        };
+        // SAFETY: a copy counting in `V`'s lanes runs only where a `Simd` of their kind could
+        // be made: the CPU has their instructions.
+        let lanes = unsafe { crate::setwise::Lanes::<V>::new(side, king, knights) };
+        perft_2_as::<S, B, Count, _>(pos, lanes)
     }
-    perft_2_as::<S, B, Count, _>(pos, OneByOne(0))
 }
-
-/// From this many pieces on (at the depth-2 node) the lanes count the replies: the set-wise
-/// counter's cost hardly depends on the pieces (it leaves out the diagonal rays where no lane
-/// has a bishop or queen), the one-board counter's grows with them; position 3's boards of
-/// ten pieces are faster in the lanes, a six-piece ending's one board at a time.
-const CROWDED: u32 = 8;
-
-/// The same for the AVX2 lanes, which take about three times the AVX-512 lanes' instructions
-/// per board: position 3's boards of ten pieces are counted faster one at a time.
-const CROWDED_AVX2: u32 = 12;
 
 /// The total of the leaves two plies below `pos`: every child board handed to `leaves`.
 #[inline(always)]
@@ -683,14 +682,14 @@ pub(crate) fn count_leaves<S: Sliders, L: Leaf>(
         // made where the CPU runs them.
         #[cfg(target_arch = "x86_64")]
         SimdKind::Avx512 if L::LANES && simd.lanes() => {
-            count_in::<S, v3::V3<AVX512_LANES>, L>(pos, depth, table)
+            count_in::<S, v3::V3<crate::setwise::V512>, L>(pos, depth, table)
         }
         #[cfg(target_arch = "x86_64")]
         SimdKind::Avx2 if L::LANES && simd.lanes() => {
-            count_in::<S, v3::V3<AVX2_LANES>, L>(pos, depth, table)
+            count_in::<S, v3::V3<crate::setwise::V256>, L>(pos, depth, table)
         }
         #[cfg(target_arch = "x86_64")]
-        SimdKind::Avx512 | SimdKind::Avx2 => count_in::<S, v3::V3<NO_LANES>, L>(pos, depth, table),
+        SimdKind::Avx512 | SimdKind::Avx2 => count_in::<S, v3::V3<OneBoard>, L>(pos, depth, table),
         _ => count_in::<S, Baseline, L>(pos, depth, table),
     }
 }
