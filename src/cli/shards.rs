@@ -2,8 +2,8 @@
 //! by the batch engines people already run (GNU parallel, Slurm, xargs).
 
 use super::common::{
-    CountArgs, HashSize, MAX_DEPTH, SliderChoice, SliderJob, build_position, move_list, plural,
-    with_sliders,
+    CountArgs, HashSize, MAX_DEPTH, SliderChoice, SliderJob, build_position, hash_label, move_list,
+    plural, with_sliders,
 };
 use anyhow::{Result, bail};
 use perft::perft::estimate_leaves;
@@ -225,6 +225,7 @@ impl SliderJob for Work<'_> {
             eprintln!("{name}: the results file's last line was cut short; its job was redone");
         }
         let secs = start.elapsed().as_secs_f64();
+        let bytes = (table.as_ref().map(Table::bytes)).or(stats_table.as_ref().map(Table::bytes));
         println!(
             "{name}: {} jobs, {} done before, {} counted now: {} nodes in {secs:.2} s ({:.1} Mnps; \
              {threads} threads, {})",
@@ -233,11 +234,7 @@ impl SliderJob for Work<'_> {
             summary.counted,
             summary.nodes,
             summary.nodes.to_f64() / secs.max(1e-9) / 1e6,
-            if mb == 0 {
-                "no hash".to_string()
-            } else {
-                format!("hash {mb} MiB")
-            }
+            hash_label(bytes)
         );
         Ok(ExitCode::SUCCESS)
     }
