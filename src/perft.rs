@@ -62,8 +62,10 @@ pub(crate) trait Leaf {
 /// A kind of count whose last two plies are one pass (see [`ReplyCounter`]): each child board
 /// of the depth-2 node is handed here, with no move made.
 pub(crate) trait BoardLeaf: Leaf {
-    /// The total of the leaves one ply below `board`.
-    fn on_board<S: Sliders>(board: &Board, paths: &CastlePaths) -> Self::Narrow;
+    /// Adds the total of the leaves one ply below `board` to `total`. Added in place rather
+    /// than returned: a statistics record returned by value was written out whole and then
+    /// added field by field at every board.
+    fn on_board<S: Sliders>(board: &Board, paths: &CastlePaths, total: &mut Self::Narrow);
 }
 
 /// Perft with bulk counting: the last ply's moves counted, not made; the last two plies in one
@@ -90,8 +92,8 @@ impl Leaf for Count {
 
 impl BoardLeaf for Count {
     #[inline(always)]
-    fn on_board<S: Sliders>(board: &Board, paths: &CastlePaths) -> u64 {
-        movegen::count_legal_on::<S>(board, paths)
+    fn on_board<S: Sliders>(board: &Board, paths: &CastlePaths, total: &mut u64) {
+        *total += movegen::count_legal_on::<S>(board, paths);
     }
 }
 
@@ -191,7 +193,7 @@ pub(crate) trait Build {
     fn bulk<S: Sliders, L: Leaf>(pos: &mut Position, depth: u32) -> L::Narrow;
     /// [`BoardLeaf::on_board`] compiled in this copy and kept out of line, so that its one
     /// copy serves every place the generator hands over a board.
-    fn leaf<S: Sliders, L: BoardLeaf>(board: &Board, paths: &CastlePaths) -> L::Narrow;
+    fn leaf<S: Sliders, L: BoardLeaf>(board: &Board, paths: &CastlePaths, total: &mut L::Narrow);
     /// [`hashed_inner`] of this copy.
     fn hashed<S: Sliders, L: Leaf>(
         pos: &mut Position,
@@ -210,8 +212,8 @@ impl Build for Baseline {
         bulk_baseline::<S, L>(pos, depth)
     }
     #[inline(always)]
-    fn leaf<S: Sliders, L: BoardLeaf>(board: &Board, paths: &CastlePaths) -> L::Narrow {
-        leaf_baseline::<S, L>(board, paths)
+    fn leaf<S: Sliders, L: BoardLeaf>(board: &Board, paths: &CastlePaths, total: &mut L::Narrow) {
+        leaf_baseline::<S, L>(board, paths, total)
     }
     #[inline(always)]
     fn hashed<S: Sliders, L: Leaf>(
@@ -228,8 +230,12 @@ fn bulk_baseline<S: Sliders, L: Leaf>(pos: &mut Position, depth: u32) -> L::Narr
 }
 
 #[inline(never)]
-fn leaf_baseline<S: Sliders, L: BoardLeaf>(board: &Board, paths: &CastlePaths) -> L::Narrow {
-    L::on_board::<S>(board, paths)
+fn leaf_baseline<S: Sliders, L: BoardLeaf>(
+    board: &Board,
+    paths: &CastlePaths,
+    total: &mut L::Narrow,
+) {
+    L::on_board::<S>(board, paths, total)
 }
 
 /// The copy for x86-64-v3 CPUs.
@@ -255,9 +261,13 @@ mod v3 {
             unsafe { bulk_v3::<S, L, P>(pos, depth) }
         }
         #[inline(always)]
-        fn leaf<S: Sliders, L: BoardLeaf>(board: &Board, paths: &CastlePaths) -> L::Narrow {
+        fn leaf<S: Sliders, L: BoardLeaf>(
+            board: &Board,
+            paths: &CastlePaths,
+            total: &mut L::Narrow,
+        ) {
             // SAFETY: as above.
-            unsafe { leaf_v3::<S, L>(board, paths) }
+            unsafe { leaf_v3::<S, L>(board, paths, total) }
         }
         #[inline(always)]
         fn hashed<S: Sliders, L: Leaf>(
@@ -286,8 +296,12 @@ mod v3 {
 
     #[target_feature(enable = "avx,avx2,bmi1,bmi2,lzcnt,fma,movbe")]
     #[inline(never)]
-    fn leaf_v3<S: Sliders, L: BoardLeaf>(board: &Board, paths: &CastlePaths) -> L::Narrow {
-        L::on_board::<S>(board, paths)
+    fn leaf_v3<S: Sliders, L: BoardLeaf>(
+        board: &Board,
+        paths: &CastlePaths,
+        total: &mut L::Narrow,
+    ) {
+        L::on_board::<S>(board, paths, total)
     }
 }
 
@@ -317,7 +331,7 @@ pub(crate) struct OneByOne<N>(pub(crate) N);
 impl<L: BoardLeaf> Leaves<L> for OneByOne<L::Narrow> {
     #[inline(always)]
     fn push<S: Sliders, B: Build>(&mut self, board: &Board, paths: &CastlePaths) {
-        self.0 += B::leaf::<S, L>(board, paths);
+        B::leaf::<S, L>(board, paths, &mut self.0);
     }
     #[inline(always)]
     fn finish(&mut self, _: &CastlePaths) -> L::Narrow {

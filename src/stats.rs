@@ -238,7 +238,9 @@ impl Leaf for Statistics {
     }
     #[inline(always)]
     fn one_ply<S: Sliders, B: Build>(pos: &mut Position) -> Stats<u64> {
-        B::leaf::<S, Self>(pos.board(), pos.castle_path_table())
+        let mut total = Stats::default();
+        B::leaf::<S, Self>(pos.board(), pos.castle_path_table(), &mut total);
+        total
     }
     #[inline(always)]
     fn two_plies<S: Sliders, B: Build>(pos: &mut Position) -> Stats<u64> {
@@ -248,8 +250,8 @@ impl Leaf for Statistics {
 
 impl BoardLeaf for Statistics {
     #[inline(always)]
-    fn on_board<S: Sliders>(board: &Board, paths: &CastlePaths) -> Stats<u64> {
-        leaf_stats_on::<S>(board, paths)
+    fn on_board<S: Sliders>(board: &Board, paths: &CastlePaths, total: &mut Stats<u64>) {
+        leaf_stats_on::<S>(board, paths, total)
     }
 }
 
@@ -276,13 +278,16 @@ fn discoverers(board: &Board, us: Color) -> Bitboard {
 /// The statistics of the leaves one ply below `board` (`paths`: the game's castling paths): its
 /// legal moves, classified from the generator's target sets (see the module documentation).
 #[inline(always)]
-pub(crate) fn leaf_stats_on<S: Sliders>(board: &Board, paths: &CastlePaths) -> Stats<u64> {
+pub(crate) fn leaf_stats_on<S: Sliders>(
+    board: &Board,
+    paths: &CastlePaths,
+    total: &mut Stats<u64>,
+) {
     let us = board.side_to_move();
     let eksq = board.king(!us);
     let occupied = board.occupied();
     let bishop_sq = S::bishop(eksq, occupied);
     let rook_sq = S::rook(eksq, occupied);
-    let mut st = Stats::default();
     let mut sink = LeafSink::<S> {
         board,
         paths,
@@ -298,16 +303,13 @@ pub(crate) fn leaf_stats_on<S: Sliders>(board: &Board, paths: &CastlePaths) -> S
         ],
         discoverers: discoverers(board, us),
         moves: 0,
-        st: &mut st,
+        st: total,
         sliders: PhantomData,
     };
     movegen::generate_on::<S, _, true>(board, paths, &mut sink);
     let moves = sink.moves;
-    Stats {
-        nodes: moves & u64::from(u32::MAX),
-        captures: moves >> 32,
-        ..st
-    }
+    total.nodes += moves & u64::from(u32::MAX);
+    total.captures += moves >> 32;
 }
 
 /// The generator's sink at the leaves' parent: counts from target sets, and plays (on a copy of
