@@ -21,7 +21,7 @@
 use crate::attacks::{self, Sliders};
 use crate::bitboard::Bitboard;
 use crate::cpu::Simd;
-use crate::movegen::{self, PawnTargets, Sink};
+use crate::movegen::{self, MAX_MOVES, PawnTargets, Sink};
 use crate::nodes::{Nodes, Tally};
 use crate::perft::{BoardLeaf, Build, Leaf, OneByOne, divide_leaves, perft_2_as, total_leaves};
 use crate::position::{Board, CastlePaths, Position};
@@ -29,6 +29,7 @@ use crate::tt::record::RecordTable;
 use crate::tt::{Record, Table};
 use crate::types::{Color, Move, MoveKind, PieceKind, Square};
 use std::marker::PhantomData;
+use std::mem::MaybeUninit;
 use std::ops::{Add, AddAssign};
 
 /// The statistics of the leaves at one depth (the Grand Chess Tree's fields), each an exact
@@ -275,8 +276,9 @@ fn discoverers(board: &Board, us: Color) -> Bitboard {
     found
 }
 
-/// The statistics of the leaves one ply below `board` (`paths`: the game's castling paths): its
-/// legal moves, classified from the generator's target sets (see the module documentation).
+/// Adds to `total` the statistics of the leaves one ply below `board` (`paths`: the game's
+/// castling paths): its legal moves, classified from the generator's target sets (see the
+/// module documentation).
 #[inline(always)]
 pub(crate) fn leaf_stats_on<S: Sliders>(
     board: &Board,
@@ -289,8 +291,6 @@ pub(crate) fn leaf_stats_on<S: Sliders>(
     let bishop_sq = S::bishop(eksq, occupied);
     let rook_sq = S::rook(eksq, occupied);
     let mut sink = LeafSink::<S> {
-        board,
-        paths,
         enemies: board.color(!us),
         eksq,
         check_squares: [
@@ -303,20 +303,32 @@ pub(crate) fn leaf_stats_on<S: Sliders>(
         ],
         discoverers: discoverers(board, us),
         moves: 0,
-        st: total,
+        candidates: [const { MaybeUninit::uninit() }; MAX_MOVES],
+        len: 0,
         sliders: PhantomData,
     };
     movegen::generate_on::<S, _, true>(board, paths, &mut sink);
     let moves = sink.moves;
     total.nodes += moves & u64::from(u32::MAX);
     total.captures += moves >> 32;
+    // SAFETY: the sink wrote the first `len` candidates.
+    let candidates = unsafe { sink.candidates[..sink.len].assume_init_ref() };
+    for c in candidates {
+        play_and_record::<S>(board, paths, c.from, c.to, c.how, total);
+    }
 }
 
-/// The generator's sink at the leaves' parent: counts from target sets, and plays (on a copy of
-/// the board) only the moves that may give check.
-struct LeafSink<'a, 'b, S> {
-    board: &'a Board,
-    paths: &'a CastlePaths,
+/// A move that may give check, kept by [`LeafSink`] to be played once the generator is done.
+#[derive(Clone, Copy)]
+struct Candidate {
+    from: Square,
+    to: Square,
+    how: Play,
+}
+
+/// The generator's sink at the leaves' parent: counts from target sets, and keeps the moves that
+/// may give check to be played (on a copy of the board) once the generator is done.
+struct LeafSink<S> {
     /// The enemy pieces.
     enemies: Bitboard,
     eksq: Square,
@@ -328,16 +340,22 @@ struct LeafSink<'a, 'b, S> {
     /// and one word, so that it stays in a register: as two fields of the record, every update
     /// was a load and a store the next one waited on.
     moves: u64,
-    /// The rarer fields, added to by the played moves' leaves; its `nodes` and `captures` stay 0.
-    st: &'b mut Stats<u64>,
+    /// The moves that may give check (and the castles, en-passant captures and promotions), to
+    /// be played once the generator is done: then the pass holds no call, around which its
+    /// values would have to wait on the stack (measured: a little faster than a call at each
+    /// place a candidate is found).
+    candidates: [MaybeUninit<Candidate>; MAX_MOVES],
+    len: usize,
     sliders: PhantomData<S>,
 }
 
-impl<S: Sliders> LeafSink<'_, '_, S> {
-    /// Classifies the leaf the move from `from` to `to` leads to (see [`play_and_record`]).
+impl<S: Sliders> LeafSink<S> {
+    /// Keeps the move from `from` to `to` to be played (see [`play_and_record`]).
     #[inline(always)]
     fn play(&mut self, from: Square, to: Square, how: Play) {
-        play_and_record::<S>(self.board, self.paths, from, to, how, self.st);
+        // Each move is kept at most once, and no position has more than `MAX_MOVES`.
+        self.candidates[self.len] = MaybeUninit::new(Candidate { from, to, how });
+        self.len += 1;
     }
 
     /// The pawn moves of one group (`targets`, each reached from `delta` behind) that may give
@@ -352,7 +370,7 @@ impl<S: Sliders> LeafSink<'_, '_, S> {
     }
 }
 
-impl<S: Sliders> Sink for LeafSink<'_, '_, S> {
+impl<S: Sliders> Sink for LeafSink<S> {
     #[inline(always)]
     fn piece_moves(&mut self, kind: PieceKind, from: Square, targets: Bitboard, enemies: Bitboard) {
         self.moves += tally(targets.count(), (targets & enemies).count());
@@ -405,7 +423,6 @@ impl<S: Sliders> Sink for LeafSink<'_, '_, S> {
                     let from = to.offset(-delta);
                     for piece in PROMOTIONS {
                         self.moves += tally(1, u32::from(capture));
-                        self.st.promotions += 1;
                         self.play(from, to, Play::Promotion { piece, capture });
                     }
                 }
@@ -418,10 +435,8 @@ impl<S: Sliders> Sink for LeafSink<'_, '_, S> {
     fn single(&mut self, mv: Move) {
         if mv.kind() == MoveKind::Castle {
             self.moves += tally(1, 0);
-            self.st.castles += 1;
         } else {
             self.moves += tally(1, 1);
-            self.st.enpassants += 1;
         }
         self.play(mv.from(), mv.to(), Play::Special(mv));
     }
@@ -446,9 +461,8 @@ enum Play {
 }
 
 /// Plays the move from `from` to `to` (`how`) on a copy of `board` and counts its leaf's check
-/// and mate, if any ([`record`]). Out of line: the played moves are few (about one leaf in a
-/// hundred gives check), and the pass that counts the others stays small (with this inlined at
-/// each of its play sites it was some 45 KB, and slower).
+/// and mate, if any ([`record`]), and the castles, en-passant captures and promotions among
+/// them. Out of line: the played moves are few (about one leaf in a hundred gives check).
 ///
 /// The generator gives knights and sliders as if none were pinned (the sink's `TOTALS`) and
 /// takes back the pinned ones' impossible moves afterwards; such a move that leaves a line
@@ -486,10 +500,16 @@ fn play_and_record<S: Sliders>(
             to
         }
         Play::Promotion { piece, capture } => {
+            st.promotions += 1;
             board.play_promotion_on(from, to, piece, capture, &mut child);
             to
         }
         Play::Special(mv) => {
+            if mv.kind() == MoveKind::Castle {
+                st.castles += 1;
+            } else {
+                st.enpassants += 1;
+            }
             board.play_special_on(mv, &mut child);
             moved_to(mv)
         }
