@@ -181,6 +181,15 @@ impl Simd {
         }
     }
 
+    /// The same copy of the code, one board at a time: what a count without lanes (the
+    /// statistics) runs when asked for this one.
+    pub fn without_lanes(self) -> Simd {
+        Simd {
+            kind: self.kind,
+            lanes: false,
+        }
+    }
+
     /// Which code it is.
     pub fn kind(self) -> SimdKind {
         self.kind

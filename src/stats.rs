@@ -220,7 +220,7 @@ impl<N: Tally> Add for Stats<N> {
 /// The statistics of the leaves `depth` plies below `pos` (single thread, no table). Depth 0
 /// is the root itself: one node, no move.
 pub fn stats<S: Sliders>(pos: &Position, depth: u32) -> Stats {
-    stats_with::<S>(pos, depth, 1, None)
+    stats_with::<S>(pos, depth, 1, None, Simd::detect())
 }
 
 /// The statistics as perft's walk adds them up: each subtree of at most
@@ -633,25 +633,29 @@ impl Record for Stats<u64> {
 }
 
 /// The statistics under each root move at `depth` (`depth` >= 1), in generation order, with
-/// `threads` threads sharing the work (the tree split as perft splits it) and the table if any.
+/// `threads` threads sharing the work (the tree split as perft splits it), the table if any,
+/// and the copy of the code `simd` names (as [`stats_with`]).
 pub fn divide_stats<S: Sliders>(
     pos: &Position,
     depth: u32,
     threads: usize,
     table: Option<&StatsTable>,
+    simd: Simd,
 ) -> Vec<(Move, Stats)> {
-    divide_leaves::<S, Statistics, ()>(pos, depth, threads, table, Simd::detect(), &())
+    divide_leaves::<S, Statistics, ()>(pos, depth, threads, table, simd, &())
 }
 
 /// The statistics of the leaves at `depth` with `threads` threads and the table if any (interior
-/// nodes of depth 2 and more looked up and stored). The walk is perft's
-/// (`total_leaves`), in the widest copy of the code the CPU runs, with `Statistics` at its
-/// leaves.
+/// nodes of depth 2 and more looked up and stored). The walk is perft's, with `Statistics` at
+/// its leaves, in the copy of the code `simd` names: the baseline copy for [`Simd::NONE`], the
+/// x86-64-v3 copy otherwise. The statistics leaf has no lanes: a `simd` with lanes runs the
+/// same code as one without.
 pub fn stats_with<S: Sliders>(
     pos: &Position,
     depth: u32,
     threads: usize,
     table: Option<&StatsTable>,
+    simd: Simd,
 ) -> Stats {
-    total_leaves::<S, Statistics>(pos, depth, threads, table, Simd::detect())
+    total_leaves::<S, Statistics>(pos, depth, threads, table, simd)
 }

@@ -2,6 +2,7 @@
 //! checked against an independent count of two bare kings made here from the kings' squares
 //! alone (no position, no generator of ours).
 
+use perft::cpu::Simd;
 use perft::perft::{Counting, Options, divide_with, perft, perft_with};
 use perft::stats::{StatsTable, stats_with};
 use perft::tt::Table;
@@ -134,7 +135,7 @@ fn statistics_past_2_to_the_64_are_exact() {
     let pos = Position::from_fen(KINGS).unwrap();
     let table = StatsTable::new(16).unwrap();
     for threads in [1, 2] {
-        let st = stats_with::<Magic>(&pos, 24, threads, Some(&table));
+        let st = stats_with::<Magic>(&pos, 24, threads, Some(&table), Simd::detect());
         // Kings alone never capture, castle, promote or give check.
         assert_eq!(st.nodes, kings(24));
         assert!(st.captures.is_zero() && st.checks().is_zero());

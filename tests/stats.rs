@@ -6,6 +6,7 @@
 mod common;
 
 use perft::attacks::magic::Prng;
+use perft::cpu::Simd;
 use perft::movegen::legal_moves;
 use perft::stats::{Stats, StatsTable, divide_stats, stats_with};
 use perft::{Classical, Magic, Position, Sliders};
@@ -81,20 +82,21 @@ const PUBLISHED: [(&str, &[Wiki]); 4] = [
     ),
 ];
 
-fn check_published<S: Sliders>(threads: usize, table: Option<&StatsTable>) {
+fn check_published<S: Sliders>(threads: usize, table: Option<&StatsTable>, simd: Simd) {
     for (fen, rows) in PUBLISHED {
         let pos = Position::from_fen(fen).unwrap();
         for (i, row) in rows.iter().enumerate() {
             let depth = i as u32 + 1;
-            let got = stats_with::<S>(&pos, depth, threads, table);
+            let got = stats_with::<S>(&pos, depth, threads, table, simd);
             assert_eq!(
                 wiki(&got),
                 *row,
-                "{fen} depth {depth}, {threads} threads, table {}",
-                table.is_some()
+                "{fen} depth {depth}, {threads} threads, table {}, {}",
+                table.is_some(),
+                simd.describe()
             );
             // The divide's rows add up to the total.
-            let sum = divide_stats::<S>(&pos, depth, threads, table)
+            let sum = divide_stats::<S>(&pos, depth, threads, table, simd)
                 .into_iter()
                 .fold(Stats::default(), |a, (_, b)| a + b);
             assert_eq!(sum, got, "divide of {fen} depth {depth}");
@@ -104,20 +106,40 @@ fn check_published<S: Sliders>(threads: usize, table: Option<&StatsTable>) {
 
 #[test]
 fn published_values_single_threaded() {
-    check_published::<Magic>(1, None);
+    check_published::<Magic>(1, None, Simd::detect());
 }
 
 #[test]
 fn published_values_with_threads_and_tables() {
     let one_bucket = StatsTable::new(0).unwrap();
-    check_published::<Magic>(2, None);
-    check_published::<Magic>(3, Some(&one_bucket));
-    check_published::<Classical>(1, Some(&StatsTable::new(16).unwrap()));
+    check_published::<Magic>(2, None, Simd::detect());
+    check_published::<Magic>(3, Some(&one_bucket), Simd::detect());
+    check_published::<Classical>(1, Some(&StatsTable::new(16).unwrap()), Simd::detect());
+}
+
+/// The statistics are compiled once per copy of the hot code: the baseline copy (what a CPU
+/// without the x86-64-v3 instructions runs) gives the published values too, as does the
+/// x86-64-v3 copy where this CPU runs it.
+#[test]
+fn published_values_in_every_copy_of_the_code() {
+    check_published::<Magic>(1, None, Simd::NONE);
+    check_published::<Magic>(2, Some(&StatsTable::new(1).unwrap()), Simd::NONE);
+    if Simd::detect().kind() == perft::cpu::SimdKind::None {
+        eprintln!("skipped the x86-64-v3 copy: this CPU lacks its instructions");
+        return;
+    }
+    check_published::<Magic>(1, None, Simd::one_board());
 }
 
 #[test]
 fn the_finer_split_as_published() {
-    let start = stats_with::<Magic>(&Position::from_fen(START).unwrap(), 5, 2, None);
+    let start = stats_with::<Magic>(
+        &Position::from_fen(START).unwrap(),
+        5,
+        2,
+        None,
+        Simd::detect(),
+    );
     let expected = Stats::<u64> {
         nodes: 4865609,
         captures: 82719,
@@ -128,7 +150,13 @@ fn the_finer_split_as_published() {
         ..Stats::default()
     };
     assert_eq!(start, expected.widen());
-    let kiwipete = stats_with::<Magic>(&Position::from_fen(KIWIPETE).unwrap(), 4, 2, None);
+    let kiwipete = stats_with::<Magic>(
+        &Position::from_fen(KIWIPETE).unwrap(),
+        4,
+        2,
+        None,
+        Simd::detect(),
+    );
     let expected = Stats::<u64> {
         nodes: 4085603,
         captures: 757163,
@@ -205,7 +233,7 @@ fn playout(fen: &str, chess960: bool, rng: &mut Prng, seen: &mut Stats) -> u32 {
     for ply in 0..60 {
         if ply % 3 == 0 {
             for depth in 1..=3 {
-                let a = stats_with::<Magic>(&ours, depth, 1, None);
+                let a = stats_with::<Magic>(&ours, depth, 1, None, Simd::detect());
                 let b = theirs(&them, depth).widen();
                 assert_eq!(a, b, "depth {depth} at {}", ours.to_fen());
                 if depth == 2 {
@@ -392,4 +420,32 @@ fn divide_rows_and_bad_combinations() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("--json goes with --suite or --stats"));
     let o = perft(&["--stats", "--no-bulk"]);
     assert_eq!(o.status.code(), Some(2));
+}
+
+/// `--simd` chooses the copy of the code the statistics run in, and the speed line names it:
+/// `none` the baseline copy; the others the x86-64-v3 copy, one board at a time (the statistics
+/// have no lanes). Each gives the Wiki's row.
+#[test]
+fn simd_chooses_the_copy_statistics_run_in() {
+    let mut choices = vec![("none", "simd none (baseline code)")];
+    if Simd::detect().kind() != perft::cpu::SimdKind::None {
+        choices.push(("avx2", "simd x86-64-v3 code, one board at a time"));
+    } else {
+        eprintln!("skipped --simd avx2: this CPU lacks the x86-64-v3 instructions");
+    }
+    for (simd, named) in choices {
+        let o = perft(&["--stats", "--depth", "3", "--fen", KIWIPETE, "--simd", simd]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(o.status.success(), "{err}");
+        assert!(err.contains(named), "--simd {simd}: {err}");
+        let out = String::from_utf8_lossy(&o.stdout);
+        let row: Vec<&str> = out.lines().nth(3).unwrap().split_whitespace().collect();
+        assert_eq!(
+            row,
+            [
+                "3", "97862", "17102", "45", "3162", "0", "993", "0", "0", "1"
+            ],
+            "--simd {simd}"
+        );
+    }
 }

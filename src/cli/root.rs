@@ -58,6 +58,7 @@ pub fn run(r: Root<'_>) -> Result<ExitCode> {
     if r.count.stats {
         let job = stats::StatsJob {
             common,
+            simd: common.count.simd()?.without_lanes(),
             pos,
             depth: r.count.depth(),
             divide: r.count.divide,

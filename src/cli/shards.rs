@@ -60,7 +60,7 @@ pub struct WorkArgs {
     pub shard: PathBuf,
 
     /// Count the leaf statistics (captures, checks, mates...) too.
-    #[arg(long, conflicts_with_all = ["simd", "no_lanes", "no_bulk"])]
+    #[arg(long, conflicts_with = "no_bulk")]
     pub stats: bool,
 
     /// How the jobs are counted, as for any count. `--hash auto` sizes the table for the jobs

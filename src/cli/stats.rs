@@ -3,6 +3,7 @@
 
 use super::common::{Common, SliderJob, hash_label, mnps};
 use anyhow::Result;
+use perft::cpu::Simd;
 use perft::perft::estimate_leaves;
 use perft::stats::{Stats, StatsTable, divide_stats, stats_with};
 use perft::{Nodes, Position, Sliders};
@@ -75,6 +76,8 @@ fn header(first: &str) -> String {
 /// `--stats`, with `--divide` and `--json`.
 pub struct StatsJob<'a> {
     pub common: &'a Common,
+    /// The copy of the code the statistics run in (one board at a time).
+    pub simd: Simd,
     pub pos: Position,
     pub depth: u32,
     pub divide: bool,
@@ -92,14 +95,14 @@ impl SliderJob for StatsJob<'_> {
         let start = Instant::now();
         // With --divide the last row is the sum of the divide's rows: that depth is counted once.
         let divide = (self.divide && self.depth > 0)
-            .then(|| divide_stats::<S>(&self.pos, self.depth, threads, table));
+            .then(|| divide_stats::<S>(&self.pos, self.depth, threads, table, self.simd));
         let mut rows = Vec::new();
         for depth in 1..=self.depth {
             let st = match &divide {
                 Some(lines) if depth == self.depth => {
                     lines.iter().fold(Stats::default(), |a, (_, b)| a + *b)
                 }
-                _ => stats_with::<S>(&self.pos, depth, threads, table),
+                _ => stats_with::<S>(&self.pos, depth, threads, table, self.simd),
             };
             rows.push((depth, st));
         }
@@ -144,7 +147,7 @@ impl SliderJob for StatsJob<'_> {
         let nodes: Nodes = rows.iter().map(|(_, s)| s.nodes).sum();
         let hash = hash_label(table.map(StatsTable::bytes));
         eprintln!(
-            "depths 1-{} | {nodes} nodes | {:.3} s | {:.1} {} | statistics, {} sliders, {threads} thread{}, {hash}",
+            "depths 1-{} | {nodes} nodes | {:.3} s | {:.1} {} | statistics, {} sliders, {threads} thread{}, {hash}, simd {}",
             self.depth,
             elapsed.as_secs_f64(),
             mnps(nodes, elapsed),
@@ -155,6 +158,7 @@ impl SliderJob for StatsJob<'_> {
             },
             S::NAME,
             if threads == 1 { "" } else { "s" },
+            self.simd.describe(),
         );
         Ok(ExitCode::SUCCESS)
     }

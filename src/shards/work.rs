@@ -39,7 +39,7 @@ pub struct WorkOptions<'a> {
     pub threads: usize,
     /// The table of plain counts, if any.
     pub table: Option<&'a Table>,
-    /// The last ply's code of plain counts.
+    /// The last ply's code of plain counts; the copy of the code statistics run in.
     pub simd: Simd,
     /// Count statistics (with this table, if any) instead of plain nodes.
     pub stats: Option<Option<&'a StatsTable>>,
@@ -102,7 +102,7 @@ pub fn work<S: Sliders>(
         let start = Instant::now();
         let (count, stats) = match opts.stats {
             Some(table) => {
-                let s = stats_with::<S>(&pos, job.depth, 1, table);
+                let s = stats_with::<S>(&pos, job.depth, 1, table, opts.simd);
                 (s.nodes, Some(s))
             }
             None => {
