@@ -63,23 +63,34 @@ fn uci_handshake_and_perft() {
     assert!(out.contains("\nNodes searched: 835\n"), "{out}");
 }
 
-/// The counting options every count takes (threads, one table throughout or one per query,
-/// another slider implementation, every move made, the one-board code) count the same.
+/// The counting options every count takes (threads, one table throughout, or one sized for the
+/// queries and grown, another slider implementation, every move made, the one-board code)
+/// count the same, query after query: a table keeps what earlier positions stored.
 #[test]
 fn uci_counts_with_the_counting_options() {
-    let input = "position startpos\ngo perft 4\nposition fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/\
-                 1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1\ngo perft 3\nquit\n";
+    let kiwipete =
+        "position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let input = format!(
+        "position startpos\ngo perft 4\n{kiwipete}\ngo perft 3\n\
+         position startpos\ngo perft 5\n{kiwipete}\ngo perft 4\nquit\n"
+    );
     for args in [
         &["--threads", "2", "--hash", "16"][..],
         &["--hash", "auto", "--no-bulk"],
         &["--sliders", "classical", "--simd", "none", "--threads", "1"],
     ] {
-        let out = uci_exchange_with(args, input);
-        assert!(
-            out.contains("\nNodes searched: 197281\n"),
+        let out = uci_exchange_with(args, &input);
+        // The Chess Programming Wiki's perft 4 and 5 of the start position, 3 and 4 of
+        // Kiwipete, in the order asked.
+        let totals: Vec<&str> = out
+            .lines()
+            .filter_map(|l| l.strip_prefix("Nodes searched: "))
+            .collect();
+        assert_eq!(
+            totals,
+            ["197281", "97862", "4865609", "4085603"],
             "{args:?}: {out}"
         );
-        assert!(out.contains("\nNodes searched: 97862\n"), "{args:?}: {out}");
     }
     let o = perft(&["uci", "--hash", "lots"]);
     assert_eq!(o.status.code(), Some(2));

@@ -4,13 +4,15 @@ use super::common::{CountArgs, HashSize, SliderJob, with_sliders};
 use anyhow::Result;
 use perft::attacks::Sliders;
 use perft::perft::{Options, divide_uci, estimate_leaves};
+use perft::tt::Table;
 use perft::uci::Uci;
 use std::process::ExitCode;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// How `go perft` counts, as for any count. `--hash MB` keeps one table for as long as the
-    /// loop runs; `--hash auto` sizes one for each `go perft` from its position and depth.
+    /// loop runs; `--hash auto` sizes one for the first `go perft` that wants one and keeps it,
+    /// replacing it by a larger one when a later count wants more.
     #[command(flatten)]
     pub count: CountArgs,
 }
@@ -31,17 +33,25 @@ impl SliderJob for UciLoop<'_> {
             HashSize::Mb(_) => count.table(|| 0.0, 0)?,
             HashSize::Auto => None,
         };
+        // With `--hash auto`, the table sized for the first `go perft` that wants one, kept for
+        // the next ones and replaced only by a larger one when a count wants more: mapping
+        // takes time in proportion to its size (seconds per GiB). What earlier counts stored
+        // stays right for later ones: every entry is verified by both keys and the depth.
+        let mut grown: Option<(usize, Table)> = None;
         let divide = |pos: &perft::Position, depth: u32| {
-            let own_table = match count.hash {
-                HashSize::Auto => count
-                    .table(|| estimate_leaves::<S>(pos, depth), depth)
-                    .map_err(|e| format!("{e:#}"))?,
-                HashSize::Mb(_) => None,
-            };
+            if let HashSize::Auto = count.hash {
+                let mb = count.hash_mb(|| estimate_leaves::<S>(pos, depth), depth);
+                if mb > grown.as_ref().map_or(0, |(held, _)| *held) {
+                    // The old table goes first, so both are never mapped at once.
+                    grown = None;
+                    let table = Table::with_threads(mb, threads).map_err(|e| format!("{e:#}"))?;
+                    grown = Some((mb, table));
+                }
+            }
             let opts = Options {
                 counting,
                 threads,
-                table: kept_table.as_ref().or(own_table.as_ref()),
+                table: kept_table.as_ref().or(grown.as_ref().map(|(_, t)| t)),
                 simd,
             };
             Ok(divide_uci::<S>(pos, depth, opts))
