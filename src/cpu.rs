@@ -171,14 +171,7 @@ impl Simd {
     /// The widest code this CPU runs that counts one board at a time (no lanes): the x86-64-v3
     /// copy, or the baseline.
     pub fn one_board() -> Simd {
-        if has_v3() {
-            Simd {
-                kind: SimdKind::Avx2,
-                lanes: false,
-            }
-        } else {
-            Simd::NONE
-        }
+        Simd::new(SimdKind::Avx2).map_or(Simd::NONE, Simd::without_lanes)
     }
 
     /// The same copy of the code, one board at a time: what a count without lanes (the
