@@ -57,6 +57,15 @@ pub(crate) trait Leaf {
     fn one_ply<S: Sliders, B: Build>(pos: &mut Position) -> Self::Narrow;
     /// The total of the leaves two plies below `pos`, in the copy `B`.
     fn two_plies<S: Sliders, B: Build>(pos: &mut Position) -> Self::Narrow;
+    /// The total of the leaves three plies below `pos`, in the copy `B`: by default each move
+    /// made and its last two plies counted.
+    #[inline(always)]
+    fn three_plies<S: Sliders, B: Build>(pos: &mut Position) -> Self::Narrow
+    where
+        Self: Sized,
+    {
+        each_move::<S, B, Self>(pos, 3)
+    }
 }
 
 /// A kind of count whose last two plies are one pass (see [`ReplyCounter`]): each child board
@@ -87,6 +96,10 @@ impl Leaf for Count {
     #[inline(always)]
     fn two_plies<S: Sliders, B: Build>(pos: &mut Position) -> u64 {
         perft_2::<S, B>(pos)
+    }
+    #[inline(always)]
+    fn three_plies<S: Sliders, B: Build>(pos: &mut Position) -> u64 {
+        B::LastPly::perft_3::<S, B>(pos)
     }
 }
 
@@ -438,6 +451,8 @@ fn perft_2<S: Sliders, B: Build>(pos: &Position) -> u64 {
 pub(crate) trait LastPly {
     /// Perft of `pos` to depth 2, in the copy `B`.
     fn perft_2<S: Sliders, B: Build>(pos: &Position) -> u64;
+    /// Perft of `pos` to depth 3, in the copy `B`.
+    fn perft_3<S: Sliders, B: Build>(pos: &mut Position) -> u64;
 }
 
 /// Every child board's replies counted one board at a time.
@@ -447,6 +462,10 @@ impl LastPly for OneBoard {
     #[inline(always)]
     fn perft_2<S: Sliders, B: Build>(pos: &Position) -> u64 {
         perft_2_as::<S, B, Count, _>(pos, OneByOne(0))
+    }
+    #[inline(always)]
+    fn perft_3<S: Sliders, B: Build>(pos: &mut Position) -> u64 {
+        each_move::<S, B, Count>(pos, 3)
     }
 }
 
@@ -467,15 +486,53 @@ impl<V: crate::setwise::Lane> LastPly for V {
         let lanes = unsafe { crate::setwise::Lanes::<V>::new(side, king, knights) };
         perft_2_as::<S, B, Count, _>(pos, lanes)
     }
+    /// The grandchildren of all of `pos`'s children share the lanes: a batch is flushed when
+    /// full, when the king of the side to move in them stands elsewhere (after a king move at
+    /// `pos`), and at the end, so that the batches are full but for the last, instead of one
+    /// part-filled batch for each child.
+    #[inline(always)]
+    fn perft_3<S: Sliders, B: Build>(pos: &mut Position) -> u64 {
+        let mut moves = MoveList::new();
+        movegen::generate::<S, MoveList, true>(pos, &mut moves);
+        let us = pos.side_to_move();
+        let board = pos.board();
+        let (king, knights) = (board.king(us), board.pieces(us, PieceKind::Knight));
+        // SAFETY: as above.
+        let mut lanes = unsafe { crate::setwise::Lanes::<V>::new(us, king, knights) };
+        let mut total = 0;
+        for &mv in &moves {
+            let undo = pos.make(mv);
+            if pos.occupied().count() < V::CROWDED {
+                total += OneBoard::perft_2::<S, B>(pos);
+            } else {
+                let board = pos.board();
+                lanes.rebase(
+                    board.king(us),
+                    board.pieces(us, PieceKind::Knight),
+                    pos.castle_path_table(),
+                );
+                perft_2_into::<S, B, Count, _>(pos, &mut lanes);
+            }
+            pos.unmake(mv, &undo);
+        }
+        total + lanes.finish(pos.castle_path_table())
+    }
 }
 
 /// The total of the leaves two plies below `pos`: every child board handed to `leaves`.
 #[inline(always)]
 pub(crate) fn perft_2_as<S: Sliders, B: Build, L: Leaf, V: Leaves<L>>(
     pos: &Position,
-    leaves: V,
+    mut leaves: V,
 ) -> L::Narrow {
-    let mut counter = ReplyCounter::<S, B, L, V> {
+    perft_2_into::<S, B, L, V>(pos, &mut leaves);
+    leaves.finish(pos.castle_path_table())
+}
+
+/// Every child board of `pos` handed to `leaves`, not finished: more may follow.
+#[inline(always)]
+fn perft_2_into<S: Sliders, B: Build, L: Leaf, V: Leaves<L>>(pos: &Position, leaves: &mut V) {
+    let mut counter = ReplyCounter::<S, B, L, &mut V> {
         pos,
         // Not a copy of the board: each move writes the child whole, or copies the board
         // first (`count_after`), before it is read.
@@ -484,16 +541,34 @@ pub(crate) fn perft_2_as<S: Sliders, B: Build, L: Leaf, V: Leaves<L>>(
         build: PhantomData,
     };
     movegen::generate::<S, _, true>(pos, &mut counter);
-    counter.leaves.finish(pos.castle_path_table())
+}
+
+impl<L: Leaf, T: Leaves<L>> Leaves<L> for &mut T {
+    #[inline(always)]
+    fn push<S: Sliders, B: Build>(&mut self, board: &Board, paths: &CastlePaths) {
+        (**self).push::<S, B>(board, paths);
+    }
+    #[inline(always)]
+    fn finish(&mut self, paths: &CastlePaths) -> L::Narrow {
+        (**self).finish(paths)
+    }
 }
 
 /// The total of the `depth` (>= 2) plies below `pos`: the moves made and unmade down to
 /// depth 2, where the last two plies are the kind's own.
 #[inline(always)]
 fn bulk_inner<S: Sliders, B: Build, L: Leaf>(pos: &mut Position, depth: u32) -> L::Narrow {
-    if depth == 2 {
-        return L::two_plies::<S, B>(pos);
+    match depth {
+        2 => L::two_plies::<S, B>(pos),
+        3 => L::three_plies::<S, B>(pos),
+        _ => each_move::<S, B, L>(pos, depth),
     }
+}
+
+/// The total of the `depth` (>= 3) plies below `pos`: each move made, the rest counted by the
+/// copy `B`.
+#[inline(always)]
+fn each_move<S: Sliders, B: Build, L: Leaf>(pos: &mut Position, depth: u32) -> L::Narrow {
     // Filled in place: returning the list by value would copy its whole array.
     let mut moves = MoveList::new();
     movegen::generate::<S, MoveList, true>(pos, &mut moves);

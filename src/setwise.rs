@@ -995,9 +995,10 @@ fn count_each_in<S: Sliders, V: Lane>(boards: &[Board], paths: &CastlePaths) -> 
     counts
 }
 
-/// Boards gathered into batches as they come, counted eight at a time in the lanes of `V`: the
-/// replies of one node (every board with the same side to move and that side's king on the same
-/// square).
+/// Boards gathered into batches as they come, counted eight at a time in the lanes of `V`: every
+/// board in a batch has the same side to move, with its king on the same square and its knights
+/// among the same squares, as the grandchildren of one node have but after a king or knight
+/// move there ([`Lanes::rebase`] flushes the batch before those).
 pub(crate) struct Lanes<V> {
     batch: Batch,
     /// Each lane's castling rooks of the side to move.
@@ -1047,6 +1048,20 @@ impl<V: Lane> Lanes<V> {
         self.n += 1;
         if self.n == LANES {
             self.flush(paths);
+        }
+    }
+
+    /// From now on, boards whose side to move has its king on `king` and its knights among
+    /// `knights`: the batch so far is counted first if its king stood elsewhere or a knight
+    /// stands where none stood in it (each knight square costs every batch a step).
+    #[inline(always)]
+    pub(crate) fn rebase(&mut self, king: Square, knights: Bitboard, paths: &CastlePaths) {
+        if king != self.mover.king || (knights - self.mover.knights).any() {
+            if self.n > 0 {
+                self.flush(paths);
+            }
+            self.mover.king = king;
+            self.mover.knights = knights;
         }
     }
 
