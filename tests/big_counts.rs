@@ -2,13 +2,14 @@
 //! checked against an independent count of two bare kings made here from the kings' squares
 //! alone (no position, no generator of ours).
 
+mod common;
+
 use perft::cpu::Simd;
 use perft::perft::{Counting, Options, divide_with, perft, perft_with};
 use perft::stats::{StatsTable, stats_with};
 use perft::tt::Table;
 use perft::{Magic, Nodes, Position};
 use std::collections::HashMap;
-use std::path::PathBuf;
 use std::process::{Command, Output};
 
 /// White king e1, black king e8, white to move.
@@ -74,11 +75,9 @@ fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("perft-big-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh directory for one test, removed when dropped.
+fn scratch(name: &str) -> common::Scratch {
+    common::Scratch::new(&format!("big-{name}"))
 }
 
 /// The oracle agrees with counts found by hand (each king has five steps from its home square,

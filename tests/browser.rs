@@ -170,8 +170,7 @@ fn the_html_report_draws_the_difference_without_a_server() {
     if !have_browser() {
         return;
     }
-    let dir = std::env::temp_dir().join(format!("perft-browser-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("scratch dir");
+    let dir = common::Scratch::new("browser");
     let file = dir.join("report.html");
     let status = std::process::Command::new(env!("CARGO_BIN_EXE_perft"))
         .args(["diff", "--suite"])
@@ -191,7 +190,6 @@ fn the_html_report_draws_the_difference_without_a_server() {
         "the missed move drawn",
     );
     assert!(b.find(".report-position[data-pass='true']").is_some());
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

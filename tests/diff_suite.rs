@@ -203,8 +203,7 @@ fn the_json_summary_counts_the_same() {
 
 /// A perftree script (sh) in a temporary directory that runs the fake engine with `options`.
 fn perftree_script(name: &str, options: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("perft-diff-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::Scratch::new("diff");
     let path = dir.join(name);
     std::fs::write(
         &path,
@@ -363,8 +362,7 @@ fn an_engine_that_cannot_run_exits_2() {
 
 #[test]
 fn bad_suite_lines_are_named_and_the_others_still_run() {
-    let dir = std::env::temp_dir().join(format!("perft-diff-bad-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::Scratch::new("diff-bad");
     let file = dir.join("bad.epd");
     let good = std::fs::read_to_string(common::data("diff.epd")).unwrap();
     let first = good.lines().find(|l| !l.starts_with('#')).unwrap();

@@ -11,7 +11,7 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -44,12 +44,9 @@ fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
-/// A fresh directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("perft-split-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh directory for one test, removed when dropped.
+fn scratch(name: &str) -> common::Scratch {
+    common::Scratch::new(&format!("split-{name}"))
 }
 
 fn split(out: &Path, fen: &str, depth: u32, at: u32, shards: u32) {
@@ -361,7 +358,6 @@ fn work_takes_the_counting_options_of_a_count() {
         let (code, out, err) = merge(&dir);
         assert_eq!(code, Some(0), "{name}: {out}{err}");
         assert!(out.contains("perft 5 = 193690690\n"), "{name}: {out}");
-        let _ = std::fs::remove_dir_all(&dir);
     }
     // Statistics count every leaf by its move: making every move instead is refused with
     // --stats, naming both.

@@ -224,8 +224,7 @@ fn very_long_fen() {
 #[test]
 fn very_large_suite_file_is_streamed() {
     // 20 MB of comment and blank lines with one real line at the end: streamed, so it runs.
-    let dir = std::env::temp_dir().join(format!("perft-hostile-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::Scratch::new("hostile");
     let path = dir.join("large.epd");
     {
         use std::io::Write;

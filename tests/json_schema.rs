@@ -92,8 +92,7 @@ fn pinned(name: &str, o: &Output) {
 fn suite_json_keeps_its_shape() {
     let suite = data("standard.epd");
     // One position fails (a wrong count) so that the divide is in the document too.
-    let dir = std::env::temp_dir().join(format!("perft-json-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::Scratch::new("json");
     let wrong = dir.join("wrong.epd");
     let mut text = std::fs::read_to_string(&suite).unwrap();
     text.push_str("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D2 401 ;id wrong\n");
@@ -147,8 +146,8 @@ fn diff_json_keeps_its_shape() {
 
 #[test]
 fn merge_json_keeps_its_shape() {
-    let dir = std::env::temp_dir().join(format!("perft-json-merge-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let scratch = common::Scratch::new("json-merge");
+    let dir = scratch.join("shards");
     let o = run(&[
         "split",
         "--depth",
@@ -168,5 +167,4 @@ fn merge_json_keeps_its_shape() {
     let o = run(&["merge", dir.to_str().unwrap(), "--json"]);
     assert!(o.status.success());
     pinned("merge", &o);
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -8,7 +8,6 @@
 mod common;
 
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
 fn bin() -> &'static str {
@@ -40,11 +39,9 @@ fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("perft-options-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh directory for one test, removed when dropped.
+fn scratch(name: &str) -> common::Scratch {
+    common::Scratch::new(&format!("options-{name}"))
 }
 
 /// A suite of one position: the start position to depth 2 (the Chess Programming Wiki's 20 and

@@ -2,6 +2,8 @@
 //! (placeholders filled in, output files sent to a scratch directory) and must not be refused.
 //! A long count still running after a moment has passed: its arguments were accepted.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -84,9 +86,7 @@ fn every_perft_command_in_the_readme_runs_as_shown() {
         .and_then(|d| d.parent())
         .unwrap()
         .join("examples");
-    let scratch = std::env::temp_dir().join(format!("perft-readme-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&scratch);
-    std::fs::create_dir_all(&scratch).unwrap();
+    let scratch = common::Scratch::new("readme");
     let mut refused = Vec::new();
     for cmd in &commands {
         let line = runnable(cmd, &bin, &examples, &scratch);
@@ -123,6 +123,5 @@ fn every_perft_command_in_the_readme_runs_as_shown() {
             refused.push(format!("{cmd}\n  -> {status}: {err}"));
         }
     }
-    let _ = std::fs::remove_dir_all(&scratch);
     assert!(refused.is_empty(), "{}", refused.join("\n"));
 }

@@ -306,8 +306,7 @@ fn the_page_needs_nothing_from_the_network() {
 
 #[test]
 fn diff_html_writes_one_self_contained_report() {
-    let dir = std::env::temp_dir().join(format!("perft-html-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("scratch dir");
+    let dir = common::Scratch::new("html");
     let file = dir.join("report.html");
     let out = Command::new(env!("CARGO_BIN_EXE_perft"))
         .args(["diff", "--depth", "4", "--html"])
@@ -343,5 +342,4 @@ fn diff_html_writes_one_self_contained_report() {
         .expect("perft diff runs");
     assert_ne!(out.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot write the report"));
-    let _ = std::fs::remove_dir_all(&dir);
 }

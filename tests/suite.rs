@@ -20,13 +20,11 @@ fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
-/// Writes `content` to a fresh file in the temporary directory.
-fn temp_file(name: &str, content: &[u8]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("perft-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, content).unwrap();
-    path
+/// Writes `content` to a file in a fresh scratch directory (removed when it is dropped).
+fn temp_file(name: &str, content: &[u8]) -> (common::Scratch, PathBuf) {
+    let dir = common::Scratch::new("suite");
+    let path = dir.file(name, content);
+    (dir, path)
 }
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -50,7 +48,7 @@ fn passing_suite_exits_0_with_a_summary() {
 
 #[test]
 fn wrong_count_fails_with_expected_actual_and_divide() {
-    let path = temp_file(
+    let (_dir, path) = temp_file(
         "wrong.epd",
         format!("{START} ;D1 20 ;D2 401 ;D3 8902 ;id off-by-one\n").as_bytes(),
     );
@@ -77,7 +75,7 @@ fn malformed_lines_are_reported_and_the_rest_still_runs() {
          \n\
          8/8/8/8/8/8/8/K6k w - - ;D1 3 ;D2 9 ;id last\n"
     );
-    let path = temp_file("malformed.epd", suite.as_bytes());
+    let (_dir, path) = temp_file("malformed.epd", suite.as_bytes());
     let o = perft(&["--suite", path.to_str().unwrap()]);
     let (out, err) = (text(&o.stdout), text(&o.stderr));
     assert_eq!(o.status.code(), Some(2), "{out}{err}");
@@ -108,7 +106,7 @@ fn malformed_lines_are_reported_and_the_rest_still_runs() {
 #[test]
 fn a_failure_outranks_bad_lines_in_the_exit_status() {
     let suite = format!("{START} ;D1 21 ;id wrong\nbad line ;D1 1\n");
-    let path = temp_file("both.epd", suite.as_bytes());
+    let (_dir, path) = temp_file("both.epd", suite.as_bytes());
     assert_eq!(
         perft(&["--suite", path.to_str().unwrap()]).status.code(),
         Some(1)
@@ -119,7 +117,7 @@ fn a_failure_outranks_bad_lines_in_the_exit_status() {
 fn json_output_parses_and_has_the_documented_fields() {
     let suite =
         format!("{START} ;D1 20 ;D2 400 ;D3 8903 ;D9 2439530234167 ;id start\nbroken ;D1 1\n");
-    let path = temp_file("json.epd", suite.as_bytes());
+    let (_dir, path) = temp_file("json.epd", suite.as_bytes());
     let o = perft(&["--suite", path.to_str().unwrap(), "--json"]);
     assert_eq!(o.status.code(), Some(1));
     let doc: serde_json::Value =
@@ -191,7 +189,7 @@ fn unreadable_empty_and_binary_files_exit_2() {
         text(&o.stderr)
     );
 
-    let empty = temp_file("empty.epd", b"");
+    let (_empty_dir, empty) = temp_file("empty.epd", b"");
     let o = perft(&["--suite", empty.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
@@ -200,7 +198,7 @@ fn unreadable_empty_and_binary_files_exit_2() {
         text(&o.stderr)
     );
 
-    let binary = temp_file(
+    let (_binary_dir, binary) = temp_file(
         "binary.epd",
         &[0xff, 0xfe, 0, 1, 2, b'\n', 0x80, 0x81, b'\n'],
     );

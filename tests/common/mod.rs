@@ -6,7 +6,59 @@ pub mod web;
 use perft::Position;
 use perft::attacks::magic::Prng;
 use perft::epd::{self, EpdEntry};
-use std::path::PathBuf;
+use std::ffi::OsStr;
+use std::ops::Deref;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// A fresh, empty directory of the test's own under the system's temporary directory, removed
+/// with everything in it when dropped (when the test ends, passed or failed), so that test runs
+/// leave nothing behind. Named `perft-NAME-PID-N`: unique across the tests of one binary
+/// running in parallel, and across binaries.
+pub struct Scratch(PathBuf);
+
+impl Scratch {
+    pub fn new(name: &str) -> Scratch {
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("perft-{name}-{}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("a scratch directory can be made");
+        Scratch(dir)
+    }
+
+    /// Writes `content` to the file `name` in the directory; returns its path.
+    pub fn file(&self, name: &str, content: &[u8]) -> PathBuf {
+        let path = self.0.join(name);
+        std::fs::write(&path, content).expect("a scratch file can be written");
+        path
+    }
+}
+
+impl Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<OsStr> for Scratch {
+    fn as_ref(&self) -> &OsStr {
+        self.0.as_os_str()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
 
 /// The path of a file in `tests/data`.
 pub fn data(name: &str) -> PathBuf {
