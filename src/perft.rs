@@ -487,9 +487,9 @@ impl<V: crate::setwise::Lane> LastPly for V {
         perft_2_as::<S, B, Count, _>(pos, lanes)
     }
     /// The grandchildren of all of `pos`'s children share the lanes: a batch is flushed when
-    /// full, when the king of the side to move in them stands elsewhere (after a king move at
-    /// `pos`), and at the end, so that the batches are full but for the last, instead of one
-    /// part-filled batch for each child.
+    /// full, before boards whose side to move has its king elsewhere or a knight on a new
+    /// square (after a king or knight move at `pos`), and at the end, so that the batches are
+    /// full but for the last, instead of one part-filled batch for each child.
     #[inline(always)]
     fn perft_3<S: Sliders, B: Build>(pos: &mut Position) -> u64 {
         let mut moves = MoveList::new();
