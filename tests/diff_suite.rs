@@ -201,8 +201,9 @@ fn the_json_summary_counts_the_same() {
     assert_eq!(pos3["checks"][2]["skipped"], "after a failure");
 }
 
-/// A perftree script (sh) in a temporary directory that runs the fake engine with `options`.
-fn perftree_script(name: &str, options: &str) -> PathBuf {
+/// A perftree script (sh) in a scratch directory that runs the fake engine with `options`; the
+/// directory (kept while the test holds it) and the script's path.
+fn perftree_script(name: &str, options: &str) -> (common::Scratch, PathBuf) {
     let dir = common::Scratch::new("diff");
     let path = dir.join(name);
     std::fs::write(
@@ -218,12 +219,12 @@ fn perftree_script(name: &str, options: &str) -> PathBuf {
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
     }
-    path
+    (dir, path)
 }
 
 #[test]
 fn a_perftree_script_promoting_only_to_a_queen_is_found_and_named() {
-    let script = perftree_script("queen-only.sh", "--bug queen-only");
+    let (_dir, script) = perftree_script("queen-only.sh", "--bug queen-only");
     let script = script.to_str().unwrap();
     let (code, out, err) = diff_suite(script, &["--protocol", "perftree"]);
     assert_eq!(code, Some(1), "{out}{err}");
@@ -281,7 +282,7 @@ fn a_hanging_engine_is_killed_restarted_and_the_run_goes_on() {
     assert!(out.contains("engine restarts: 1"), "{out}");
     assert!(out.contains("failures by kind: timeout 1"), "{out}");
     // Over perftree: one process per query, killed at the deadline.
-    let script = perftree_script("hang.sh", &format!("--bug none --hang-on {board}"));
+    let (_dir, script) = perftree_script("hang.sh", &format!("--bug none --hang-on {board}"));
     let (code, out, err) = diff_suite(
         script.to_str().unwrap(),
         &["--protocol", "perftree", "--timeout", "1.5"],
@@ -302,7 +303,7 @@ fn an_engine_exiting_mid_answer_is_reported_and_restarted() {
         "{out}"
     );
     assert!(out.contains("engine restarts: 1"), "{out}");
-    let script = perftree_script("exit.sh", &format!("--bug none --exit-on {board}"));
+    let (_dir, script) = perftree_script("exit.sh", &format!("--bug none --exit-on {board}"));
     let (code, out, err) = diff_suite(script.to_str().unwrap(), &["--protocol", "perftree"]);
     assert_eq!(code, Some(1), "{out}{err}");
     assert_results(&out, &["cpw-pos4"]);
