@@ -9,6 +9,9 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 #[derive(clap::Args, Debug)]
+// No argument group: the top-level options flatten several `Args` structs, and each one's
+// default group (named for the struct) would clash with the others'.
+#[group(skip)]
 pub struct Args {
     /// The fixed speed test: the six standard positions at fixed depths, one thread, no hash,
     /// per-position and total Mnps (like Stockfish's `bench`), to compare two builds.

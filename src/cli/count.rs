@@ -10,6 +10,9 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 #[derive(clap::Args, Debug)]
+// No argument group: the top-level options flatten several `Args` structs, and each one's
+// default group (named for the struct) would clash with the others'.
+#[group(skip)]
 pub struct Args {
     /// Depth in plies, 0 to 64 [default: 5].
     #[arg(long, short = 'd', conflicts_with = "suite",

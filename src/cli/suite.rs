@@ -16,6 +16,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(clap::Args, Debug)]
+// No argument group: the top-level options flatten several `Args` structs, and each one's
+// default group (named for the struct) would clash with the others'.
+#[group(skip)]
 pub struct Args {
     /// Check every position of a suite file (EPD with `;D<n> <count>` fields, or the `.perft`
     /// block format) and report PASS or FAIL per position.
