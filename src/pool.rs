@@ -4,6 +4,11 @@
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
+/// Each worker's stack: the 8 MiB a program's main thread has, not the 2 MiB Rust gives the
+/// threads it starts, which an unoptimised (debug) build's frames of the walk overflowed at
+/// depth 3. Reserved, not committed: an optimised build's workers touch a few pages of it.
+const WORKER_STACK: usize = 8 << 20;
+
 /// Runs `task(i)` for every `i` in `0..count` on `threads` threads (at least one, at most one
 /// per task). A task that returns `Break` stops every thread from taking another task. Returns
 /// the results of the tasks that returned `Continue`, with their index, in no set order. A
@@ -31,7 +36,13 @@ pub(crate) fn run<T: Send>(
     };
     std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads.clamp(1, count.max(1)))
-            .map(|_| scope.spawn(worker))
+            .map(|_| {
+                // As `scope.spawn`, which also panics if the system refuses a thread.
+                std::thread::Builder::new()
+                    .stack_size(WORKER_STACK)
+                    .spawn_scoped(scope, worker)
+                    .expect("the system starts a worker thread")
+            })
             .collect();
         workers
             .into_iter()
