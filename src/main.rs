@@ -19,6 +19,9 @@ use std::process::ExitCode;
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    // The top-level options flatten several structs named `Args`. Each would make a default
+    // argument group named for it, and clap's debug-build check of unique names rejects the
+    // clash: every one of them carries `#[group(skip)]`.
     #[command(flatten)]
     tree: count::TreeArgs,
     #[command(flatten)]

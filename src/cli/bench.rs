@@ -9,8 +9,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 #[derive(clap::Args, Debug)]
-// No argument group: the top-level options flatten several `Args` structs, and each one's
-// default group (named for the struct) would clash with the others'.
+// No argument group: see the flattened options in src/main.rs.
 #[group(skip)]
 pub struct Args {
     /// The fixed speed test: the six standard positions at fixed depths, one thread, no hash,

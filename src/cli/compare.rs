@@ -8,8 +8,7 @@ use perft::perft::{Counting, Options};
 use std::process::ExitCode;
 
 #[derive(clap::Args, Debug)]
-// No argument group: the top-level options flatten several `Args` structs, and each one's
-// default group (named for the struct) would clash with the others'.
+// No argument group: see the flattened options in src/main.rs.
 #[group(skip)]
 pub struct Args {
     /// Run the same perft with every slider implementation, alternating, and print a table.

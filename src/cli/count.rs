@@ -10,8 +10,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 #[derive(clap::Args, Debug)]
-// No argument group: the top-level options flatten several `Args` structs, and each one's
-// default group (named for the struct) would clash with the others'.
+// No argument group: see the flattened options in src/main.rs.
 #[group(skip)]
 pub struct Args {
     /// Depth in plies, 0 to 64 [default: 5].

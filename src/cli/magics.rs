@@ -6,8 +6,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 #[derive(clap::Args, Debug)]
-// No argument group: the top-level options flatten several `Args` structs, and each one's
-// default group (named for the struct) would clash with the others'.
+// No argument group: see the flattened options in src/main.rs.
 #[group(skip)]
 pub struct Args {
     /// Run our magic finder, print every square's magic and verify them exhaustively.

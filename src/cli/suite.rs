@@ -16,8 +16,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(clap::Args, Debug)]
-// No argument group: the top-level options flatten several `Args` structs, and each one's
-// default group (named for the struct) would clash with the others'.
+// No argument group: see the flattened options in src/main.rs.
 #[group(skip)]
 pub struct Args {
     /// Check every position of a suite file (EPD with `;D<n> <count>` fields, or the `.perft`
