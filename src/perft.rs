@@ -475,15 +475,13 @@ impl LastPly for OneBoard {
 impl<V: crate::setwise::Lane> LastPly for V {
     #[inline(always)]
     fn perft_2<S: Sliders, B: Build>(pos: &Position) -> u64 {
-        if pos.occupied().count() < V::CROWDED {
+        if !crowded::<V>(pos) {
             return OneBoard::perft_2::<S, B>(pos);
         }
-        let side = !pos.side_to_move();
-        let board = pos.board();
-        let (king, knights) = (board.king(side), board.pieces(side, PieceKind::Knight));
         // SAFETY: a copy counting in `V`'s lanes runs only where a `Simd` of their kind could
         // be made: the CPU has their instructions.
-        let lanes = unsafe { crate::setwise::Lanes::<V>::new(side, king, knights) };
+        let lanes =
+            unsafe { crate::setwise::Lanes::<V>::of_side(pos.board(), !pos.side_to_move()) };
         perft_2_as::<S, B, Count, _>(pos, lanes)
     }
     /// The grandchildren of all of `pos`'s children share the lanes: a batch is flushed when
@@ -494,29 +492,29 @@ impl<V: crate::setwise::Lane> LastPly for V {
     fn perft_3<S: Sliders, B: Build>(pos: &mut Position) -> u64 {
         let mut moves = MoveList::new();
         movegen::generate::<S, MoveList, true>(pos, &mut moves);
-        let us = pos.side_to_move();
-        let board = pos.board();
-        let (king, knights) = (board.king(us), board.pieces(us, PieceKind::Knight));
         // SAFETY: as above.
-        let mut lanes = unsafe { crate::setwise::Lanes::<V>::new(us, king, knights) };
+        let mut lanes =
+            unsafe { crate::setwise::Lanes::<V>::of_side(pos.board(), pos.side_to_move()) };
         let mut total = 0;
         for &mv in &moves {
             let undo = pos.make(mv);
-            if pos.occupied().count() < V::CROWDED {
-                total += OneBoard::perft_2::<S, B>(pos);
-            } else {
-                let board = pos.board();
-                lanes.rebase(
-                    board.king(us),
-                    board.pieces(us, PieceKind::Knight),
-                    pos.castle_path_table(),
-                );
+            if crowded::<V>(pos) {
+                lanes.rebase(pos.board(), pos.castle_path_table());
                 perft_2_into::<S, B, Count, _>(pos, &mut lanes);
+            } else {
+                total += OneBoard::perft_2::<S, B>(pos);
             }
             pos.unmake(mv, &undo);
         }
         total + lanes.finish(pos.castle_path_table())
     }
+}
+
+/// Whether `pos` has pieces enough for its children's replies to be counted in `V`'s lanes.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn crowded<V: crate::setwise::Lane>(pos: &Position) -> bool {
+    pos.occupied().count() >= V::CROWDED
 }
 
 /// The total of the leaves two plies below `pos`: every child board handed to `leaves`.

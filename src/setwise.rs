@@ -1034,6 +1034,23 @@ impl<V: Lane> Lanes<V> {
         }
     }
 
+    /// Lanes for boards with `side` to move, its king and knights where they stand on `board`
+    /// (the position whose children's children will be pushed, or whose children will be).
+    ///
+    /// # Safety
+    /// As [`Lanes::new`].
+    #[inline(always)]
+    pub(crate) unsafe fn of_side(board: &Board, side: Color) -> Lanes<V> {
+        // SAFETY: the caller's.
+        unsafe {
+            Lanes::new(
+                side,
+                board.king(side),
+                board.pieces(side, PieceKind::Knight),
+            )
+        }
+    }
+
     /// Adds `board`'s legal moves: now if it has an en-passant square or a castling path its
     /// rook screens (the one-board counter), else when its batch is full or [`Lanes::finish`].
     #[inline(always)]
@@ -1051,11 +1068,17 @@ impl<V: Lane> Lanes<V> {
         }
     }
 
-    /// From now on, boards whose side to move has its king on `king` and its knights among
-    /// `knights`: the batch so far is counted first if its king stood elsewhere or a knight
+    /// From now on, boards whose side to move has its king and knights where they stand on
+    /// `board`: the batch so far is counted first if its king stood elsewhere or a knight
     /// stands where none stood in it (each knight square costs every batch a step).
     #[inline(always)]
-    pub(crate) fn rebase(&mut self, king: Square, knights: Bitboard, paths: &CastlePaths) {
+    pub(crate) fn rebase(&mut self, board: &Board, paths: &CastlePaths) {
+        let side = if self.mover.white {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let (king, knights) = (board.king(side), board.pieces(side, PieceKind::Knight));
         if king != self.mover.king || (knights - self.mover.knights).any() {
             if self.n > 0 {
                 self.flush(paths);
