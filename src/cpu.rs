@@ -71,10 +71,10 @@ pub(crate) fn signature() -> Option<(u32, u32, u32, u32)> {
 /// The kinds of last-ply code, widest first.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum SimdKind {
-    /// The x86-64-v3 copy, counting the last ply of crowded boards eight at a time in AVX-512
+    /// The x86-64-v3 copy, counting the last ply eight at a time in AVX-512
     /// lanes.
     Avx512,
-    /// The x86-64-v3 copy (AVX2, BMI1, BMI2...), counting the last ply of crowded boards four at
+    /// The x86-64-v3 copy (AVX2, BMI1, BMI2...), counting the last ply four at
     /// a time in AVX2 lanes (or, as [`Simd::one_board`] makes it, one board at a time).
     Avx2,
     /// The copy compiled for the crate's target (x86-64-v2), one board at a time.
@@ -106,7 +106,7 @@ impl SimdKind {
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Simd {
     kind: SimdKind,
-    /// Whether the x86-64-v3 copy counts crowded boards in lanes (never for the baseline).
+    /// Whether the x86-64-v3 copy counts boards in lanes (never for the baseline).
     lanes: bool,
 }
 
@@ -188,7 +188,7 @@ impl Simd {
         self.kind
     }
 
-    /// Whether it counts the last ply of crowded boards in lanes.
+    /// Whether it counts the last ply in lanes.
     pub fn lanes(self) -> bool {
         self.lanes
     }

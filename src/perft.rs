@@ -200,7 +200,7 @@ where
 /// calls only itself, so the choice made at the top holds all the way down.
 pub(crate) trait Build {
     /// How this copy counts the last two plies of a plain count: one board at a time, or the
-    /// replies of crowded boards in lanes.
+    /// replies in lanes.
     type LastPly: LastPly;
     /// [`bulk_inner`] of this copy, `depth >= 2`.
     fn bulk<S: Sliders, L: Leaf>(pos: &mut Position, depth: u32) -> L::Narrow;
@@ -447,7 +447,7 @@ fn perft_2<S: Sliders, B: Build>(pos: &Position) -> u64 {
 }
 
 /// How a compiled copy counts a plain count's last two plies: [`OneBoard`], or, on x86-64, in
-/// the lanes of a vector type (`setwise::V512`, `setwise::V256`) for crowded boards.
+/// the lanes of a vector type (`setwise::V512`, `setwise::V256`).
 pub(crate) trait LastPly {
     /// Perft of `pos` to depth 2, in the copy `B`.
     fn perft_2<S: Sliders, B: Build>(pos: &Position) -> u64;
@@ -469,15 +469,12 @@ impl LastPly for OneBoard {
     }
 }
 
-/// In the lanes of `V` where the board has at least [`crate::setwise::Lane::CROWDED`] pieces,
-/// one board at a time below that.
+/// In the lanes of `V`, whatever the number of pieces: with the batches shared by a depth-3
+/// node's grandchildren they are faster than one board at a time even in a five-piece ending.
 #[cfg(target_arch = "x86_64")]
 impl<V: crate::setwise::Lane> LastPly for V {
     #[inline(always)]
     fn perft_2<S: Sliders, B: Build>(pos: &Position) -> u64 {
-        if !crowded::<V>(pos) {
-            return OneBoard::perft_2::<S, B>(pos);
-        }
         // SAFETY: a copy counting in `V`'s lanes runs only where a `Simd` of their kind could
         // be made: the CPU has their instructions.
         let lanes =
@@ -495,26 +492,14 @@ impl<V: crate::setwise::Lane> LastPly for V {
         // SAFETY: as above.
         let mut lanes =
             unsafe { crate::setwise::Lanes::<V>::of_side(pos.board(), pos.side_to_move()) };
-        let mut total = 0;
         for &mv in &moves {
             let undo = pos.make(mv);
-            if crowded::<V>(pos) {
-                lanes.rebase(pos.board(), pos.castle_path_table());
-                perft_2_into::<S, B, Count, _>(pos, &mut lanes);
-            } else {
-                total += OneBoard::perft_2::<S, B>(pos);
-            }
+            lanes.rebase(pos.board(), pos.castle_path_table());
+            perft_2_into::<S, B, Count, _>(pos, &mut lanes);
             pos.unmake(mv, &undo);
         }
-        total + lanes.finish(pos.castle_path_table())
+        lanes.finish(pos.castle_path_table())
     }
-}
-
-/// Whether `pos` has pieces enough for its children's replies to be counted in `V`'s lanes.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn crowded<V: crate::setwise::Lane>(pos: &Position) -> bool {
-    pos.occupied().count() >= V::CROWDED
 }
 
 /// The total of the leaves two plies below `pos`: every child board handed to `leaves`.

@@ -59,10 +59,6 @@ pub(crate) trait Lane:
     fn nonzero(self) -> Self;
     /// Which lanes of `self & o` are not empty.
     fn meets(self, o: Self) -> Self::Mask;
-    /// From this many pieces on (at the depth-2 node) these lanes count the replies: the
-    /// set-wise counter's cost hardly depends on the pieces (it leaves out the diagonal rays
-    /// where no lane has a bishop or queen), the one-board counter's grows with them.
-    const CROWDED: u32;
     /// Whether `m` chose any lane.
     fn any(m: Self::Mask) -> bool;
     /// Whether `self & o` is not empty in some lane.
@@ -122,9 +118,6 @@ pub(crate) struct V512(__m512i);
 // inside the counter, which runs only where `cpu::has_avx512_lanes` said yes.
 impl Lane for V512 {
     type Mask = __mmask8;
-    /// Position 3's boards of ten pieces are faster in these lanes, a six-piece ending's one
-    /// board at a time.
-    const CROWDED: u32 = 8;
     #[inline(always)]
     fn splat(x: u64) -> V512 {
         V512(unsafe { _mm512_set1_epi64(x as i64) })
@@ -272,9 +265,6 @@ pub(crate) struct V256(__m256i);
 impl Lane for V256 {
     /// All ones in the lanes chosen.
     type Mask = V256;
-    /// About three times the AVX-512 lanes' instructions per board: position 3's boards of
-    /// ten pieces are counted faster one at a time.
-    const CROWDED: u32 = 12;
     #[inline(always)]
     fn splat(x: u64) -> V256 {
         V256(unsafe { _mm256_set1_epi64x(x as i64) })

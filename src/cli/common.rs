@@ -52,7 +52,7 @@ pub struct CountArgs {
     #[arg(long, conflicts_with = "sliders")]
     pub classical: bool,
 
-    /// The last ply's code: `avx512` counts the replies of crowded boards eight at a time in
+    /// The last ply's code: `avx512` counts the replies eight at a time in
     /// AVX-512 lanes, `avx2` four at a time in AVX2 lanes, both in the copy compiled for
     /// x86-64-v3 (AVX2, BMI2...); `none` one board at a time in the baseline copy; `auto`
     /// (default) the widest this CPU runs. One the CPU lacks is an error. The speed line says
