@@ -885,11 +885,11 @@ fn one_board_only(board: &Board, rooks: Bitboard, paths: &CastlePaths) -> bool {
         })
 }
 
-/// What the boards of a batch have in common: the side to move (White if `white`), its king's
+/// What the boards of a batch have in common: the side to move, its king's
 /// square, and every square one of its knights stands on in some board.
 #[derive(Clone, Copy)]
 pub(crate) struct Mover {
-    white: bool,
+    side: Color,
     king: Square,
     knights: Bitboard,
 }
@@ -906,10 +906,11 @@ fn count_batch<V: Lane>(
     paths: &CastlePaths,
 ) -> V {
     let Mover {
-        white,
+        side,
         king,
         knights,
     } = mover;
+    let white = side == Color::White;
     // Without a bishop or queen in any lane, no diagonal ray is needed.
     let [_, _, bishops, _, queens, _] = &batch.kinds;
     let diagonal = (V::load(&bishops[at..]) | V::load(&queens[at..])).nonzero();
@@ -920,10 +921,9 @@ fn count_batch<V: Lane>(
         (false, false) => count_lanes::<V, false, false>(batch, at, king, knights),
     };
     // Castling: the paths are the same in every lane (one game, one side to move).
-    let color = if white { Color::White } else { Color::Black };
     let rooks = V::load(&rooks[at..]);
     let occ = V::load(&batch.colors[0][at..]) | V::load(&batch.colors[1][at..]);
-    for path in paths.of(color) {
+    for path in paths.of(side) {
         let has = (rooks & V::splat(path.rook.0)).nonzero();
         let shut = (occ & V::splat(path.empty.0)) | (attacked & V::splat(path.king_path.0));
         c = c.add(has.less(shut.nonzero()) & V::splat(1));
@@ -966,9 +966,8 @@ fn count_each_in<S: Sliders, V: Lane>(boards: &[Board], paths: &CastlePaths) -> 
             knights |= board.pieces(board.side_to_move(), PieceKind::Knight);
         }
         let (side, king) = mover(&chunk[0]);
-        let white = side == Color::White;
         let m = Mover {
-            white,
+            side,
             king,
             knights,
         };
@@ -1015,7 +1014,7 @@ impl<V: Lane> Lanes<V> {
             castling: [0; LANES],
             n: 0,
             mover: Mover {
-                white: side == Color::White,
+                side,
                 king,
                 knights,
             },
@@ -1063,11 +1062,7 @@ impl<V: Lane> Lanes<V> {
     /// stands where none stood in it (each knight square costs every batch a step).
     #[inline(always)]
     pub(crate) fn rebase(&mut self, board: &Board, paths: &CastlePaths) {
-        let side = if self.mover.white {
-            Color::White
-        } else {
-            Color::Black
-        };
+        let side = self.mover.side;
         let (king, knights) = (board.king(side), board.pieces(side, PieceKind::Knight));
         if king != self.mover.king || (knights - self.mover.knights).any() {
             if self.n > 0 {
