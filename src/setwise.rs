@@ -53,6 +53,8 @@ pub(crate) trait Lane:
     fn popcnt(self) -> Self;
     /// Lane-wise sum.
     fn add(self, o: Self) -> Self;
+    /// Lane-wise product of the low 32 bits of each lane (both under 2^32: exact).
+    fn mul_low(self, o: Self) -> Self;
     /// Lane-wise difference.
     fn sub(self, o: Self) -> Self;
     /// All ones in the lanes that are not zero.
@@ -83,14 +85,15 @@ pub(crate) trait Lane:
     fn less(self, o: Self) -> Self;
     /// The bits below the highest of each lane (none in an empty lane).
     fn below_highest(self) -> Self;
-    /// The legal moves of the first `n` boards of `batch`, castling included, en passant left
-    /// out (see [`count_batch`]).
+    /// The legal moves of the first `n` boards of `batch`, each taken `times` its lane's
+    /// number, castling included, en passant left out (see [`count_batch`]).
     ///
     /// # Safety
     /// The CPU must have the vector's instructions.
     unsafe fn count(
         batch: &Batch,
         rooks: &[u64; LANES],
+        times: &[u64; LANES],
         n: usize,
         mover: Mover,
         paths: &CastlePaths,
@@ -153,6 +156,10 @@ impl Lane for V512 {
         V512(unsafe { _mm512_add_epi64(self.0, o.0) })
     }
     #[inline(always)]
+    fn mul_low(self, o: V512) -> V512 {
+        V512(unsafe { _mm512_mul_epu32(self.0, o.0) })
+    }
+    #[inline(always)]
     fn sub(self, o: V512) -> V512 {
         V512(unsafe { _mm512_sub_epi64(self.0, o.0) })
     }
@@ -209,12 +216,13 @@ impl Lane for V512 {
     unsafe fn count(
         batch: &Batch,
         rooks: &[u64; LANES],
+        times: &[u64; LANES],
         n: usize,
         mover: Mover,
         paths: &CastlePaths,
     ) -> u64 {
         // SAFETY: the caller's.
-        unsafe { count_avx512(batch, rooks, n, mover, paths) }
+        unsafe { count_avx512(batch, rooks, times, n, mover, paths) }
     }
     unsafe fn count_each(
         batch: &Batch,
@@ -249,11 +257,14 @@ fn count_each_avx512(
 fn count_avx512(
     batch: &Batch,
     rooks: &[u64; LANES],
+    times: &[u64; LANES],
     n: usize,
     mover: Mover,
     paths: &CastlePaths,
 ) -> u64 {
-    count_batch::<V512>(batch, rooks, 0, mover, paths).sum_first(n)
+    count_batch::<V512>(batch, rooks, 0, mover, paths)
+        .mul_low(V512::load(times))
+        .sum_first(n)
 }
 
 /// One 64-bit word of each of four boards, in one AVX2 register.
@@ -303,6 +314,10 @@ impl Lane for V256 {
     #[inline(always)]
     fn add(self, o: V256) -> V256 {
         V256(unsafe { _mm256_add_epi64(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn mul_low(self, o: V256) -> V256 {
+        V256(unsafe { _mm256_mul_epu32(self.0, o.0) })
     }
     #[inline(always)]
     fn sub(self, o: V256) -> V256 {
@@ -366,12 +381,13 @@ impl Lane for V256 {
     unsafe fn count(
         batch: &Batch,
         rooks: &[u64; LANES],
+        times: &[u64; LANES],
         n: usize,
         mover: Mover,
         paths: &CastlePaths,
     ) -> u64 {
         // SAFETY: the caller's.
-        unsafe { count_avx2(batch, rooks, n, mover, paths) }
+        unsafe { count_avx2(batch, rooks, times, n, mover, paths) }
     }
     unsafe fn count_each(
         batch: &Batch,
@@ -408,13 +424,14 @@ fn count_each_avx2(
 fn count_avx2(
     batch: &Batch,
     rooks: &[u64; LANES],
+    times: &[u64; LANES],
     n: usize,
     mover: Mover,
     paths: &CastlePaths,
 ) -> u64 {
-    let mut total = count_half_avx2(batch, rooks, 0, n.min(4), mover, paths);
+    let mut total = count_half_avx2(batch, rooks, times, 0, n.min(4), mover, paths);
     if n > 4 {
-        total += count_half_avx2(batch, rooks, 4, n - 4, mover, paths);
+        total += count_half_avx2(batch, rooks, times, 4, n - 4, mover, paths);
     }
     total
 }
@@ -427,12 +444,15 @@ fn count_avx2(
 fn count_half_avx2(
     batch: &Batch,
     rooks: &[u64; LANES],
+    times: &[u64; LANES],
     at: usize,
     n: usize,
     mover: Mover,
     paths: &CastlePaths,
 ) -> u64 {
-    count_batch::<V256>(batch, rooks, at, mover, paths).sum_first(n)
+    count_batch::<V256>(batch, rooks, at, mover, paths)
+        .mul_low(V256::load(&times[at..]))
+        .sum_first(n)
 }
 
 /// The population count of each byte of `x`.
@@ -992,6 +1012,8 @@ pub(crate) struct Lanes<V> {
     batch: Batch,
     /// Each lane's castling rooks of the side to move.
     castling: [u64; LANES],
+    /// How many times each lane's board counts.
+    times: [u64; LANES],
     n: usize,
     mover: Mover,
     /// The counts of the batches flushed so far and of the boards counted one by one.
@@ -1012,6 +1034,7 @@ impl<V: Lane> Lanes<V> {
         Lanes {
             batch: Batch::default(),
             castling: [0; LANES],
+            times: [1; LANES],
             n: 0,
             mover: Mover {
                 side,
@@ -1044,13 +1067,25 @@ impl<V: Lane> Lanes<V> {
     /// rook screens (the one-board counter), else when its batch is full or [`Lanes::finish`].
     #[inline(always)]
     pub(crate) fn push<S: Sliders>(&mut self, board: &Board, paths: &CastlePaths) {
+        self.push_times::<S>(board, paths, 1);
+    }
+
+    /// Adds `board`'s legal moves `times` times over (as [`Lanes::push`]).
+    #[inline(always)]
+    pub(crate) fn push_times<S: Sliders>(
+        &mut self,
+        board: &Board,
+        paths: &CastlePaths,
+        times: u64,
+    ) {
         let rooks = board.castling_rooks() & board.color(board.side_to_move());
         if one_board_only(board, rooks, paths) {
-            self.total += count_one::<S>(board, paths);
+            self.total += count_one::<S>(board, paths) * times;
             return;
         }
         self.batch.set(self.n, board);
         self.castling[self.n] = rooks.0;
+        self.times[self.n] = times;
         self.n += 1;
         if self.n == LANES {
             self.flush(paths);
@@ -1085,7 +1120,16 @@ impl<V: Lane> Lanes<V> {
     #[inline(always)]
     fn flush(&mut self, paths: &CastlePaths) {
         // SAFETY: `new`'s contract.
-        self.total += unsafe { V::count(&self.batch, &self.castling, self.n, self.mover, paths) };
+        self.total += unsafe {
+            V::count(
+                &self.batch,
+                &self.castling,
+                &self.times,
+                self.n,
+                self.mover,
+                paths,
+            )
+        };
         self.n = 0;
     }
 }
