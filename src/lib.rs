@@ -28,6 +28,7 @@ pub mod cpu;
 pub mod diff;
 pub mod engine;
 pub mod epd;
+mod inert;
 pub mod movegen;
 pub mod nodes;
 pub mod perft;

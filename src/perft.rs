@@ -3,6 +3,7 @@
 use crate::attacks::Sliders;
 use crate::bitboard::Bitboard;
 use crate::cpu::{Simd, SimdKind};
+use crate::inert::Inert;
 use crate::movegen::{self, MoveList, PawnTargets, Sink};
 use crate::nodes::Nodes;
 use crate::position::{Board, CastlePaths, Position};
@@ -49,6 +50,9 @@ pub(crate) trait Leaf {
     type Wide: Copy + Default + AddAssign + Send;
     /// Whether the last ply is counted in AVX-512 lanes where the copy has them.
     const LANES: bool;
+    /// Whether a depth-2 node counts the replies to its inert moves (see [`crate::inert`])
+    /// once for all of them: only a plain count, whose leaves are all alike.
+    const INERT: bool = false;
     /// The total of depth 0: the position itself, reached by no move.
     const ROOT: Self::Narrow;
     /// The total of the one leaf the legal move `mv` of `pos` leads to (a divide at depth 1).
@@ -85,6 +89,7 @@ impl Leaf for Count {
     type Narrow = u64;
     type Wide = Nodes;
     const LANES: bool = true;
+    const INERT: bool = true;
     const ROOT: u64 = 1;
     fn of_move<S: Sliders>(_: &Position, _: Move) -> u64 {
         1
@@ -327,6 +332,10 @@ struct ReplyCounter<'a, S, B, L, V> {
     pos: &'a Position,
     child: Board,
     leaves: V,
+    /// The moves not played, whose replies are those of the board with no move made.
+    inert: Inert,
+    /// How many moves [`ReplyCounter::inert`] let go unplayed.
+    passes: u64,
     build: PhantomData<(S, B, L)>,
 }
 
@@ -336,6 +345,8 @@ pub(crate) trait Leaves<L: Leaf> {
     fn push<S: Sliders, B: Build>(&mut self, board: &Board, paths: &CastlePaths);
     /// Counts what is left; the total of every board pushed.
     fn finish(&mut self, paths: &CastlePaths) -> L::Narrow;
+    /// Counts (now or later) the leaves below `board`, `times` times over.
+    fn push_times<S: Sliders, B: Build>(&mut self, board: &Board, paths: &CastlePaths, times: u64);
 }
 
 /// One board at a time, by the build's out-of-line [`Build::leaf`].
@@ -350,6 +361,14 @@ impl<L: BoardLeaf> Leaves<L> for OneByOne<L::Narrow> {
     fn finish(&mut self, _: &CastlePaths) -> L::Narrow {
         self.0
     }
+    #[inline(always)]
+    fn push_times<S: Sliders, B: Build>(&mut self, board: &Board, paths: &CastlePaths, times: u64) {
+        let mut one = L::Narrow::default();
+        B::leaf::<S, L>(board, paths, &mut one);
+        for _ in 0..times {
+            self.0 += one;
+        }
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -361,6 +380,10 @@ impl<V: crate::setwise::Lane> Leaves<Count> for crate::setwise::Lanes<V> {
     #[inline(always)]
     fn finish(&mut self, paths: &CastlePaths) -> u64 {
         crate::setwise::Lanes::finish(self, paths)
+    }
+    #[inline(always)]
+    fn push_times<S: Sliders, B: Build>(&mut self, board: &Board, paths: &CastlePaths, times: u64) {
+        crate::setwise::Lanes::push_times::<S>(self, board, paths, times);
     }
 }
 
@@ -394,7 +417,14 @@ impl<S: Sliders, B: Build, L: Leaf, V: Leaves<L>> Sink for ReplyCounter<'_, S, B
                 |pos, b| pos.play_piece_move_on(kind, from, to, true, b),
             );
         }
-        for to in targets - enemies {
+        let quiet = targets - enemies;
+        let passed = if self.inert.from.contains(from) {
+            Bitboard::EMPTY
+        } else {
+            quiet - self.inert.to[kind.index()]
+        };
+        self.passes += u64::from(passed.count());
+        for to in quiet - passed {
             self.count_fresh(
                 #[inline(always)]
                 |pos, b| pos.play_piece_move_on(kind, from, to, false, b),
@@ -404,6 +434,13 @@ impl<S: Sliders, B: Build, L: Leaf, V: Leaves<L>> Sink for ReplyCounter<'_, S, B
 
     #[inline(always)]
     fn pawns(&mut self, t: &PawnTargets) {
+        let mut t = *t;
+        let to = self.inert.to[PieceKind::Pawn.index()];
+        let single = t.single - to - self.inert.from.shift(t.up);
+        let double = t.double - to - self.inert.from.shift(2 * t.up);
+        t.single = t.single - single;
+        t.double = t.double - double;
+        self.passes += u64::from(single.count() + double.count());
         // Inlined at each of its seven call sites, each with its move kind a constant: left to
         // the compiler, the lanes' copy called it at every pawn move.
         t.for_each(
@@ -516,15 +553,27 @@ pub(crate) fn perft_2_as<S: Sliders, B: Build, L: Leaf, V: Leaves<L>>(
 /// Every child board of `pos` handed to `leaves`, not finished: more may follow.
 #[inline(always)]
 fn perft_2_into<S: Sliders, B: Build, L: Leaf, V: Leaves<L>>(pos: &Position, leaves: &mut V) {
+    let paths = pos.castle_path_table();
     let mut counter = ReplyCounter::<S, B, L, &mut V> {
         pos,
         // Not a copy of the board: each move writes the child whole, or copies the board
         // first (`count_after`), before it is read.
         child: Board::BLANK,
         leaves,
+        inert: if L::INERT {
+            Inert::of::<S>(pos.board(), paths)
+        } else {
+            Inert::NONE
+        },
+        passes: 0,
         build: PhantomData,
     };
     movegen::generate::<S, _, true>(pos, &mut counter);
+    if counter.passes > 0 {
+        counter
+            .leaves
+            .push_times::<S, B>(&pos.board().passed(), paths, counter.passes);
+    }
 }
 
 impl<L: Leaf, T: Leaves<L>> Leaves<L> for &mut T {
@@ -535,6 +584,10 @@ impl<L: Leaf, T: Leaves<L>> Leaves<L> for &mut T {
     #[inline(always)]
     fn finish(&mut self, paths: &CastlePaths) -> L::Narrow {
         (**self).finish(paths)
+    }
+    #[inline(always)]
+    fn push_times<S: Sliders, B: Build>(&mut self, board: &Board, paths: &CastlePaths, times: u64) {
+        (**self).push_times::<S, B>(board, paths, times);
     }
 }
 

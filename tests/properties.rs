@@ -8,6 +8,7 @@ use perft::movegen::{
     MoveList, count_legal_on, generate_on, is_legal_by_make, legal_moves, parse_uci_move,
     pseudo_legal_moves,
 };
+use perft::perft::{Counting, perft};
 use perft::{Classical, Magic, Move, Position, Square};
 use proptest::prelude::*;
 use std::collections::BTreeSet;
@@ -115,6 +116,18 @@ proptest! {
                     }
                 }
             }
+        }
+    }
+
+    /// A bulk count leaves unplayed the moves that cannot change the opponent's replies and
+    /// counts the replies of the board with no move made for each of them: two and three plies
+    /// deep, that must give what making every move and counting every leaf gives.
+    #[test]
+    fn moves_left_unplayed_count_as_if_played(pos in any_position()) {
+        for depth in [2, 3] {
+            let bulk = perft::<Magic>(&mut pos.clone(), depth, Counting::Bulk);
+            let each = perft::<Magic>(&mut pos.clone(), depth, Counting::NoBulk);
+            prop_assert_eq!(bulk, each, "depth {} of {}", depth, pos.to_fen());
         }
     }
 }

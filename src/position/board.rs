@@ -255,6 +255,17 @@ impl Board {
         safe
     }
 
+    /// This board with the other side to move and no en-passant square: the opponent's moves
+    /// as they stand before any move of ours.
+    #[inline(always)]
+    pub(crate) fn passed(&self) -> Board {
+        Board {
+            side: !self.side,
+            ep: None,
+            ..*self
+        }
+    }
+
     /// Whether the side to move is in check.
     pub fn in_check(&self) -> bool {
         self.checkers().any()
