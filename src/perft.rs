@@ -327,7 +327,9 @@ mod v3 {
 /// the board (no square-by-square board, key or undo) and the child board is handed to `leaves`
 /// (which counts its moves, or their statistics), with no move list in between. The moves are
 /// never encoded: each is played by the player for its kind of move, with the moving piece as
-/// the generator gives it, so no move kind is decoded and no moving piece looked up.
+/// the generator gives it, so no move kind is decoded and no moving piece looked up. In a
+/// plain count the quiet moves that cannot change the opponent's replies are not played at all:
+/// the board with no move made is handed over once, to count as many times as they are many.
 struct ReplyCounter<'a, S, B, L, V> {
     pos: &'a Position,
     child: Board,
@@ -365,6 +367,7 @@ impl<L: BoardLeaf> Leaves<L> for OneByOne<L::Narrow> {
     fn push_times<S: Sliders, B: Build>(&mut self, board: &Board, paths: &CastlePaths, times: u64) {
         let mut one = L::Narrow::default();
         B::leaf::<S, L>(board, paths, &mut one);
+        // A multiplication, once compiled, for a count.
         for _ in 0..times {
             self.0 += one;
         }
@@ -417,6 +420,7 @@ impl<S: Sliders, B: Build, L: Leaf, V: Leaves<L>> Sink for ReplyCounter<'_, S, B
                 |pos, b| pos.play_piece_move_on(kind, from, to, true, b),
             );
         }
+        // The quiet moves that cannot change the replies are not played (see `crate::inert`).
         let quiet = targets - enemies;
         let passed = if self.inert.from.contains(from) {
             Bitboard::EMPTY
@@ -434,6 +438,8 @@ impl<S: Sliders, B: Build, L: Leaf, V: Leaves<L>> Sink for ReplyCounter<'_, S, B
 
     #[inline(always)]
     fn pawns(&mut self, t: &PawnTargets) {
+        // The pushes that cannot change the replies are not played (see `crate::inert`): a
+        // pawn reaching `to` by a push came from `to - up` (or `to - 2 up`).
         let mut t = *t;
         let to = self.inert.to[PieceKind::Pawn.index()];
         let single = t.single - to - self.inert.from.shift(t.up);
