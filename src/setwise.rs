@@ -905,8 +905,8 @@ fn one_board_only(board: &Board, rooks: Bitboard, paths: &CastlePaths) -> bool {
         })
 }
 
-/// What the boards of a batch have in common: the side to move, its king's
-/// square, and every square one of its knights stands on in some board.
+/// What the boards of a batch have in common: the side to move, its king's square, and every
+/// square one of its knights stands on in some board.
 #[derive(Clone, Copy)]
 pub(crate) struct Mover {
     side: Color,
@@ -1070,7 +1070,8 @@ impl<V: Lane> Lanes<V> {
         self.push_times::<S>(board, paths, 1);
     }
 
-    /// Adds `board`'s legal moves `times` times over (as [`Lanes::push`]).
+    /// Adds `board`'s legal moves `times` times over (as [`Lanes::push`]); `times` under 2^32,
+    /// as the lanes multiply the low 32 bits (a board stands for at most one position's moves).
     #[inline(always)]
     pub(crate) fn push_times<S: Sliders>(
         &mut self,
