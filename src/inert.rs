@@ -97,16 +97,25 @@ impl Inert {
             to[PieceKind::Pawn.index()] |= attacks::pawn(them, q);
             to[PieceKind::Knight.index()] |= attacks::knight(q);
             to[PieceKind::King.index()] |= attacks::king(q);
+            // A line with three pieces between (two off the king's square) stays shut whatever
+            // one move does.
+            let most = if q == k { 2 } else { 1 };
             if rq.any() {
                 to[PieceKind::Rook.index()] |= S::rook(q, seen);
                 for s in rq & attacks::rook_empty(q) {
-                    lines |= attacks::between(q, s) | Bitboard::from_square(s);
+                    let b = attacks::between(q, s);
+                    if (b & seen).count() <= most {
+                        lines |= b | Bitboard::from_square(s);
+                    }
                 }
             }
             if bq.any() {
                 to[PieceKind::Bishop.index()] |= S::bishop(q, seen);
                 for s in bq & attacks::bishop_empty(q) {
-                    lines |= attacks::between(q, s) | Bitboard::from_square(s);
+                    let b = attacks::between(q, s);
+                    if (b & seen).count() <= most {
+                        lines |= b | Bitboard::from_square(s);
+                    }
                 }
             }
         }
