@@ -12,7 +12,8 @@
 //! - whether we attack a square their king stands on, could step to (not holding a piece of
 //!   theirs), or passes through castling: a move from or to a square from which the moving
 //!   piece attacks one of those, and a move from or to a square on a line between one of those
-//!   and a slider of ours that could attack along it (which opens or closes that line);
+//!   and a slider of ours that could attack along it, if at most one piece stands between (two
+//!   from their king's square, for pins): one move can open or close only such a line;
 //! - the pins on their pieces: a slider of ours arriving where it looks at their king through
 //!   one of their pieces, and (as above) every square between their king and a slider of ours
 //!   on one of its lines;
