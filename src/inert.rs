@@ -98,8 +98,8 @@ impl Inert {
             to[PieceKind::Pawn.index()] |= attacks::pawn(them, q);
             to[PieceKind::Knight.index()] |= attacks::knight(q);
             to[PieceKind::King.index()] |= attacks::king(q);
-            // A line with three pieces between (two off the king's square) stays shut whatever
-            // one move does.
+            // A line with two pieces between stays shut whatever one move does; from their
+            // king's square three (one move can turn two pieces between into one: a pin).
             let most = if q == k { 2 } else { 1 };
             if rq.any() {
                 to[PieceKind::Rook.index()] |= S::rook(q, seen);
