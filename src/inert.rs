@@ -23,10 +23,10 @@
 //! check every move does. Every rule is a superset of what changes the replies: a move may
 //! count separately without need, never the other way round.
 
-use crate::attacks::{self, Sliders};
+use crate::attacks::{self, PawnDirs, Sliders};
 use crate::bitboard::Bitboard;
 use crate::position::{Board, CastlePaths};
-use crate::types::{Color, PieceKind};
+use crate::types::PieceKind;
 
 /// Which quiet moves of the side to move leave the opponent's replies unchanged: those from a
 /// square outside `from` to a square outside `to` of the moving piece's kind (captures,
@@ -60,15 +60,10 @@ impl Inert {
 
         // Squares whose occupancy the opponent's moves read.
         let pawns = board.pieces(them, PieceKind::Pawn);
-        let fwd = them.forward();
-        let start = Bitboard::rank(match them {
-            Color::White => 1,
-            Color::Black => 6,
-        });
-        let mut open = pawns.shift(fwd) | (pawns & start).shift(2 * fwd);
-        let pawn_takes = ((pawns - Bitboard::FILE_A).shift(fwd - 1))
-            | ((pawns - Bitboard::FILE_H).shift(fwd + 1));
-        open |= pawn_takes;
+        let their_dirs = PawnDirs::of(them);
+        let mut open = pawns.shift(their_dirs.up)
+            | (pawns & their_dirs.start_rank).shift(2 * their_dirs.up)
+            | their_dirs.attacks(pawns);
         let (their_rq, their_bq) = board.sliders(them);
         for s in their_rq {
             open |= S::rook(s, occ);
@@ -141,11 +136,8 @@ impl Inert {
         // A double push next to one of their pawns gives them en passant; a push onto the
         // last rank promotes.
         let beside = ((pawns - Bitboard::FILE_A).shift(-1)) | ((pawns - Bitboard::FILE_H).shift(1));
-        let (landing, last) = match us {
-            Color::White => (3, 7),
-            Color::Black => (4, 0),
-        };
-        to[PieceKind::Pawn.index()] |= (beside & Bitboard::rank(landing)) | Bitboard::rank(last);
+        let our_dirs = PawnDirs::of(us);
+        to[PieceKind::Pawn.index()] |= (beside & our_dirs.double_landing()) | our_dirs.last_rank();
 
         let every = open | lines;
         for t in &mut to {

@@ -27,7 +27,7 @@
 //! The generator reads a [`Board`] and the game's [`CastlePaths`]; [`generate`] takes them from a
 //! [`Position`], [`generate_on`] directly (perft's last ply counts on board copies).
 
-use crate::attacks::{self, Sliders};
+use crate::attacks::{self, PawnDirs, Sliders};
 use crate::bitboard::Bitboard;
 use crate::position::{Board, CastlePath, CastlePaths, Position};
 use crate::types::{Color, Move, MoveKind, PieceKind, Square};
@@ -292,43 +292,6 @@ impl PawnTargets {
     }
 }
 
-/// Pawn geometry for one side.
-struct PawnDirs {
-    /// One push.
-    up: i8,
-    /// Capture towards the h-file, and towards the a-file.
-    up_east: i8,
-    up_west: i8,
-    /// The rank pawns double-push from, and the rank they promote from (as bitboards).
-    start_rank: Bitboard,
-    promo_from: Bitboard,
-    /// Whether the capture towards the h-file runs along a diagonal (south-west to
-    /// north-east: White's) rather than an anti-diagonal (Black's).
-    east_on_diagonal: bool,
-}
-
-#[inline(always)]
-const fn pawn_dirs(us: Color) -> PawnDirs {
-    match us {
-        Color::White => PawnDirs {
-            up: 8,
-            up_east: 9,
-            up_west: 7,
-            start_rank: Bitboard::rank(1),
-            promo_from: Bitboard::rank(6),
-            east_on_diagonal: true,
-        },
-        Color::Black => PawnDirs {
-            up: -8,
-            up_east: -7,
-            up_west: -9,
-            start_rank: Bitboard::rank(6),
-            promo_from: Bitboard::rank(1),
-            east_on_diagonal: false,
-        },
-    }
-}
-
 /// Which pawns may make each kind of pawn move: `push` (single and double), capture towards the
 /// h-file (`east`) and towards the a-file (`west`).
 #[derive(Clone, Copy)]
@@ -348,8 +311,8 @@ fn pawn_moves<K: Sink>(
     enemies: Bitboard,
     mask: Bitboard,
 ) {
-    let east = (movers.east - Bitboard::FILE_H).shift(d.up_east) & enemies & mask;
-    let west = (movers.west - Bitboard::FILE_A).shift(d.up_west) & enemies & mask;
+    let east = d.east(movers.east) & enemies & mask;
+    let west = d.west(movers.west) & enemies & mask;
     let single = movers.push.shift(d.up) & empty;
     let double = (single & (d.start_rank.shift(d.up))).shift(d.up) & empty & mask;
     sink.pawns(&PawnTargets {
@@ -360,7 +323,7 @@ fn pawn_moves<K: Sink>(
         up: d.up,
         up_east: d.up_east,
         up_west: d.up_west,
-        last: d.promo_from.shift(d.up),
+        last: d.last_rank(),
     });
 }
 
@@ -519,7 +482,7 @@ fn pieces<S: Sliders, K: Sink, const LEGAL: bool, const WHITE: bool, const CHECK
     // file and captures one way if pinned along that diagonal (only the pinner can stand
     // there), never if pinned along its rank. Which line through the king it stands on says
     // which, so the pinned pawns join the free ones in each kind of move they may make.
-    let d = pawn_dirs(us);
+    let d = PawnDirs::of(us);
     let pawns = pos.pieces(us, PieceKind::Pawn);
     let free_pawns = pawns - pinned;
     let pinned_pawns = pawns & pinned;

@@ -155,6 +155,72 @@ pub fn pawn(color: Color, sq: Square) -> Bitboard {
     PAWN[color.index()][sq.index()]
 }
 
+/// Pawn geometry for one side: the directions of its pawns' moves and the ranks that matter.
+#[derive(Clone, Copy)]
+pub(crate) struct PawnDirs {
+    /// One push.
+    pub(crate) up: i8,
+    /// Capture towards the h-file, and towards the a-file.
+    pub(crate) up_east: i8,
+    pub(crate) up_west: i8,
+    /// The rank pawns double-push from, and the rank they promote from (as bitboards).
+    pub(crate) start_rank: Bitboard,
+    pub(crate) promo_from: Bitboard,
+    /// Whether the capture towards the h-file runs along a diagonal (south-west to
+    /// north-east: White's) rather than an anti-diagonal (Black's).
+    pub(crate) east_on_diagonal: bool,
+}
+
+impl PawnDirs {
+    /// The geometry of `side`'s pawns.
+    #[inline(always)]
+    pub(crate) const fn of(side: Color) -> PawnDirs {
+        let up = side.forward();
+        let (start, promo) = match side {
+            Color::White => (1, 6),
+            Color::Black => (6, 1),
+        };
+        PawnDirs {
+            up,
+            up_east: up + 1,
+            up_west: up - 1,
+            start_rank: Bitboard::rank(start),
+            promo_from: Bitboard::rank(promo),
+            east_on_diagonal: matches!(side, Color::White),
+        }
+    }
+
+    /// The squares `pawns` attack towards the h-file.
+    #[inline(always)]
+    pub(crate) const fn east(&self, pawns: Bitboard) -> Bitboard {
+        pawns.without(Bitboard::FILE_H).shift(self.up_east)
+    }
+
+    /// The squares `pawns` attack towards the a-file.
+    #[inline(always)]
+    pub(crate) const fn west(&self, pawns: Bitboard) -> Bitboard {
+        pawns.without(Bitboard::FILE_A).shift(self.up_west)
+    }
+
+    /// Every square `pawns` attack.
+    #[inline(always)]
+    pub(crate) const fn attacks(&self, pawns: Bitboard) -> Bitboard {
+        self.east(pawns).with(self.west(pawns))
+    }
+
+    /// The rank a double push lands on.
+    #[inline(always)]
+    pub(crate) const fn double_landing(&self) -> Bitboard {
+        self.start_rank.shift(2 * self.up)
+    }
+
+    /// The last rank, where a pawn promotes.
+    #[inline(always)]
+    pub(crate) const fn last_rank(&self) -> Bitboard {
+        self.promo_from.shift(self.up)
+    }
+}
+
 /// Every square a slider on `sq` reaches in direction `dir`, `occupied` squares blocking (the
 /// blocker included). The slow, obviously correct walk: it fills the tables and is the oracle of
 /// the tests.

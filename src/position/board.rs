@@ -7,7 +7,7 @@
 //! the castling paths. Being small and `Copy`, a `Board` is also what perft's last ply plays
 //! moves on: a copy per move, counted and dropped.
 
-use crate::attacks::{self, Reach, Sliders};
+use crate::attacks::{self, PawnDirs, Reach, Sliders};
 use crate::bitboard::Bitboard;
 use crate::types::{Color, PieceKind, Square};
 
@@ -189,14 +189,7 @@ impl Board {
     pub(crate) fn leaper_attacks(&self, by: Color) -> Bitboard {
         let them = self.color(by);
         let pawns = self.kind(PieceKind::Pawn) & them;
-        let mut attacked = match by {
-            Color::White => {
-                (pawns - Bitboard::FILE_A).shift(7) | (pawns - Bitboard::FILE_H).shift(9)
-            }
-            Color::Black => {
-                (pawns - Bitboard::FILE_A).shift(-9) | (pawns - Bitboard::FILE_H).shift(-7)
-            }
-        };
+        let mut attacked = PawnDirs::of(by).attacks(pawns);
         for sq in self.kind(PieceKind::Knight) & them {
             attacked |= attacks::knight(sq);
         }
