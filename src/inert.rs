@@ -46,14 +46,12 @@ impl Inert {
         to: [Bitboard(!0); 6],
     };
 
-    /// The inert moves of the side to move on `board`.
+    /// The inert moves of the side to move on `board`, which must not be in check (in check
+    /// every move counts separately: [`Inert::NONE`]).
     #[inline(always)]
     pub(crate) fn of<S: Sliders>(board: &Board, paths: &CastlePaths) -> Inert {
         let us = board.side_to_move();
         let them = !us;
-        if board.checkers().any() {
-            return Inert::NONE;
-        }
         let theirs = board.color(them);
         let occ = board.occupied();
         let k = board.king(them);

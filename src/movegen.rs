@@ -58,6 +58,10 @@ pub trait Sink {
     const TOTALS: bool = false;
     /// Takes back moves added before (only called when [`Sink::TOTALS`]).
     fn retract(&mut self, _targets: Bitboard) {}
+    /// Told, before any move, which enemy pieces give check (legal generation only): a sink
+    /// that needs them gets the generator's own, not a second computation.
+    #[inline(always)]
+    fn checkers(&mut self, _checkers: Bitboard) {}
 }
 
 /// Counts moves without listing them: perft's last ply.
@@ -378,6 +382,7 @@ fn generate_for<S: Sliders, K: Sink, const LEGAL: bool, const WHITE: bool>(
         return;
     }
     let (checkers, pinned) = pos.checkers_and_pinned();
+    sink.checkers(checkers);
 
     // King moves: the squares no enemy leaper attacks, less the attacks of the enemy sliders,
     // through the occupancy without the king. Only sliders within reach of the king's

@@ -412,6 +412,15 @@ impl<S: Sliders, B: Build, L: Leaf, V: Leaves<L>> ReplyCounter<'_, S, B, L, V> {
 /// pass became generic over the kind of count it called them out of line, and two threads
 /// counted the start position's perft 7 a fifth slower (docs/performance.md).
 impl<S: Sliders, B: Build, L: Leaf, V: Leaves<L>> Sink for ReplyCounter<'_, S, B, L, V> {
+    /// Every move counts separately in check; else the inert moves are found here, with the
+    /// checkers the generator has already worked out.
+    #[inline(always)]
+    fn checkers(&mut self, checkers: Bitboard) {
+        if L::INERT && checkers.is_empty() {
+            self.inert = Inert::of::<S>(self.pos.board(), self.pos.castle_path_table());
+        }
+    }
+
     #[inline(always)]
     fn piece_moves(&mut self, kind: PieceKind, from: Square, targets: Bitboard, enemies: Bitboard) {
         for to in targets & enemies {
@@ -566,11 +575,8 @@ fn perft_2_into<S: Sliders, B: Build, L: Leaf, V: Leaves<L>>(pos: &Position, lea
         // first (`count_after`), before it is read.
         child: Board::BLANK,
         leaves,
-        inert: if L::INERT {
-            Inert::of::<S>(pos.board(), paths)
-        } else {
-            Inert::NONE
-        },
+        // Filled in by the generator's `checkers` call, before any move.
+        inert: Inert::NONE,
         passes: 0,
         build: PhantomData,
     };
