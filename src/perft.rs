@@ -48,11 +48,11 @@ pub(crate) trait Leaf {
     type Narrow: Record<Wide = Self::Wide> + Default + AddAssign;
     /// The total of any subtree, exact at any size.
     type Wide: Copy + Default + AddAssign + Send;
-    /// Whether the last ply is counted in AVX-512 lanes where the copy has them.
-    const LANES: bool;
-    /// Whether a depth-2 node counts the replies to its inert moves (see [`crate::inert`])
-    /// once for all of them: only a plain count, whose leaves are all alike.
-    const INERT: bool = false;
+    /// Whether a leaf adds only 1 to the total (a plain count, its last ply counted and not
+    /// made): then all leaves are alike, so the last ply may be counted in lanes of boards
+    /// where the copy has them, and a depth-2 node counts the replies to its inert moves (see
+    /// [`crate::inert`]) once for all of them.
+    const PLAIN: bool;
     /// The total of depth 0: the position itself, reached by no move.
     const ROOT: Self::Narrow;
     /// The total of the one leaf the legal move `mv` of `pos` leads to (a divide at depth 1).
@@ -88,8 +88,7 @@ pub(crate) struct Count;
 impl Leaf for Count {
     type Narrow = u64;
     type Wide = Nodes;
-    const LANES: bool = true;
-    const INERT: bool = true;
+    const PLAIN: bool = true;
     const ROOT: u64 = 1;
     fn of_move<S: Sliders>(_: &Position, _: Move) -> u64 {
         1
@@ -122,7 +121,7 @@ pub(crate) struct EveryMove;
 impl Leaf for EveryMove {
     type Narrow = u64;
     type Wide = Nodes;
-    const LANES: bool = false;
+    const PLAIN: bool = false;
     const ROOT: u64 = 1;
     fn of_move<S: Sliders>(_: &Position, _: Move) -> u64 {
         1
@@ -416,7 +415,7 @@ impl<S: Sliders, B: Build, L: Leaf, V: Leaves<L>> Sink for ReplyCounter<'_, S, B
     /// checkers the generator has already worked out.
     #[inline(always)]
     fn checkers(&mut self, checkers: Bitboard) {
-        if L::INERT && checkers.is_empty() {
+        if L::PLAIN && checkers.is_empty() {
             self.inert = Inert::of::<S>(self.pos.board(), self.pos.castle_path_table());
         }
     }
@@ -819,11 +818,11 @@ pub(crate) fn count_leaves<S: Sliders, L: Leaf>(
         // SAFETY (of what the copies' `Build` methods assume): a `Simd` of these kinds is only
         // made where the CPU runs them.
         #[cfg(target_arch = "x86_64")]
-        SimdKind::Avx512 if L::LANES && simd.lanes() => {
+        SimdKind::Avx512 if L::PLAIN && simd.lanes() => {
             count_in::<S, v3::V3<crate::setwise::V512>, L>(pos, depth, table)
         }
         #[cfg(target_arch = "x86_64")]
-        SimdKind::Avx2 if L::LANES && simd.lanes() => {
+        SimdKind::Avx2 if L::PLAIN && simd.lanes() => {
             count_in::<S, v3::V3<crate::setwise::V256>, L>(pos, depth, table)
         }
         #[cfg(target_arch = "x86_64")]

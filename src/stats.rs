@@ -232,7 +232,7 @@ pub(crate) struct Statistics;
 impl Leaf for Statistics {
     type Narrow = Stats<u64>;
     type Wide = Stats;
-    const LANES: bool = false;
+    const PLAIN: bool = false;
     const ROOT: Stats<u64> = Stats::ONE;
     fn of_move<S: Sliders>(pos: &Position, mv: Move) -> Stats<u64> {
         move_stats::<S>(pos, mv)
