@@ -1,0 +1,304 @@
+//! The transposition table for hashed counts: one type, [`Table`], generic over what it keeps
+//! ([`Record`]: node counts, or leaf statistics), keyed by position and depth and shared by
+//! every thread. Statistics are kept whole under a lock (`RecordTable`); node counts,
+//! by far the most used, in packed entries without locks (`packed.rs`), as follows.
+//!
+//! A collision must never corrupt a count, so an entry is verified with two independent keys:
+//! the incremental Zobrist key, which picks the bucket, and a second 64-bit key computed from
+//! the board when the table is probed (interior nodes only, never at the leaves). Writers never
+//! lock, and an entry torn by a concurrent write fails to verify: it costs a recount, never a
+//! wrong count.
+//!
+//! The deep counts this table is for need about a billion entries (the start position's
+//! perft 10 meets 988 million distinct positions two plies from the leaves), so the size of an
+//! entry decides whether they fit in memory, and where they do not, which entries stay decides
+//! how much is counted twice (see `Packed::store`). Nine in ten entries hold the count of a
+//! node two plies from the leaves, which is at most 218 x 218 (the most legal moves a position
+//! has), so the table has two parts:
+//! - **Depth 2**: 8-byte entries, one atomic word each, eight to a 64-byte bucket (a probe reads
+//!   one cache line): 48 bits of the second key and the count plus one in 16 bits (zero is an
+//!   empty entry). A word is written whole, so it cannot be torn. A wrong count would need a
+//!   position with the same bucket and the same 48 bits: 48 + 24 = 72 bits in a table of 2^24
+//!   buckets (1 GiB), 48 in a one-bucket table.
+//! - **Depth 3 and more**: 16-byte entries, eight to a 128-byte bucket (two cache lines of one
+//!   page), a fifth of the table's bytes: `data` (16 more bits of the depth-mixed Zobrist key,
+//!   the count and the depth) and `key2 ^ data`; a reader recomputes the XOR from the `data` it
+//!   read, so an entry torn between its two words fails to verify. 64 + 16 + 22 = 102 bits in
+//!   a table of 2^22 such buckets, 80 in a one-bucket table.
+
+mod memory;
+mod packed;
+pub(crate) mod record;
+
+use crate::nodes::Nodes;
+use packed::{COUNT_BITS, DEEP_SHARE, Packed};
+use std::sync::atomic::AtomicU64;
+
+/// A cache line's bytes on the processors this is built for: a deep bucket is two of them, a
+/// shallow one one, and [`Table::prefetch`] asks for each.
+const LINE: usize = 64;
+/// A table the system could not provide.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableError {
+    /// The size asked for, in MiB.
+    pub mb: usize,
+}
+
+impl std::fmt::Display for TableError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "cannot allocate a {} MiB hash table (try a smaller --hash)",
+            self.mb
+        )
+    }
+}
+
+impl std::error::Error for TableError {}
+
+/// What a [`Table`] keeps: the total of a subtree of at most [`crate::perft::NARROW_DEPTH`]
+/// plies in `u64` words (a node count, `u64`, or leaf statistics,
+/// [`crate::stats::Stats<u64>`]), and the same total of a deeper subtree, exact at any size
+/// ([`Record::Wide`]). Each kind of record says where its narrow totals are kept: counts in
+/// packed lock-free entries, statistics whole under a lock.
+pub trait Record: Copy + Send + Sync {
+    /// The total of a subtree of any depth, exact at any size.
+    type Wide: Copy + Send;
+    /// Where the narrow records are kept.
+    type Part: part::Part<Self>;
+    /// The wide part gets this share of the table's bytes (one in `WIDE_SHARE`).
+    const WIDE_SHARE: usize;
+    /// The narrow record as a wide one.
+    fn widen(self) -> Self::Wide;
+    /// The wide record in the narrow part's form, if that part can keep it.
+    fn narrow(wide: &Self::Wide) -> Option<Self>;
+}
+
+/// A transposition table for hashed counts, shared by every thread: the records of subtrees
+/// of at most [`crate::perft::NARROW_DEPTH`] plies in the part their kind of record chooses
+/// (for counts lock-free, see the module's documentation), the records too large for it in a
+/// locked part that keeps them exactly at any size (see [`crate::nodes`]). `Table` alone is
+/// a table of node counts; `Table<Stats<u64>>` keeps leaf statistics
+/// ([`crate::stats::StatsTable`]).
+pub struct Table<N: Record = u64> {
+    /// The records of subtrees of at most [`crate::perft::NARROW_DEPTH`] plies, and the deeper
+    /// ones that fit there.
+    narrow: N::Part,
+    /// The deeper records too large for the narrow part.
+    wide: record::RecordTable<N::Wide>,
+}
+
+/// The parts a table's narrow records can be kept in.
+mod part {
+    /// A part of a [`super::Table`] that keeps records `N` of subtrees, each verified by both
+    /// keys and the depth.
+    pub trait Part<N>: Sized + Send + Sync {
+        /// A part of about `bytes` bytes (at least one bucket), its buckets written by
+        /// `threads` threads; `None` if the system refuses the memory.
+        fn with_bytes(bytes: usize, threads: usize) -> Option<Self>;
+        /// The part's size in bytes.
+        fn bytes(&self) -> usize;
+        /// Starts loading the bucket a probe for `key1` at `depth` reads (a hint to the
+        /// processor; it changes no result).
+        fn prefetch(&self, key1: u64, depth: u32);
+        /// The record stored for the position with keys `keys` at `depth`, if any.
+        fn probe(&self, keys: (u64, u64), depth: u32) -> Option<N>;
+        /// Stores the record of the position with keys `keys` at `depth`.
+        fn store(&self, keys: (u64, u64), depth: u32, record: N);
+    }
+}
+
+/// Node counts, in the packed lock-free part (`Packed`); counts from 2^40 on in the wide part.
+impl Record for u64 {
+    type Wide = Nodes;
+    type Part = Packed;
+    /// The wide part's records are few (nodes at least seven plies above the leaves whose count
+    /// passes 2^40), but a count that passes 2^40 is one that a table makes possible, of a
+    /// sparse position at a great depth, and a part too small for its distinct positions at
+    /// every depth recounts them over and over (an eighth is the share at which two bare
+    /// kings' deep counts stop paying for it, docs/performance.md).
+    const WIDE_SHARE: usize = 8;
+    #[inline(always)]
+    fn widen(self) -> Nodes {
+        Nodes::from(self)
+    }
+    fn narrow(wide: &Nodes) -> Option<u64> {
+        wide.to_u64().filter(|&n| n < 1 << COUNT_BITS)
+    }
+}
+
+/// The bucket of `buckets` for the key `k`: its high bits scaled to the length (any length, not
+/// only powers of two), so that its low bits are independent of it.
+#[inline(always)]
+fn bucket_of<B>(buckets: &[B], k: u64) -> &B {
+    let i = ((k as u128 * buckets.len() as u128) >> 64) as usize;
+    // SAFETY: `k * len / 2^64` is below `len`.
+    unsafe { buckets.get_unchecked(i) }
+}
+
+/// Asks the processor to start loading the `lines` cache lines from `p` (a hint that changes
+/// no result).
+#[inline(always)]
+fn prefetch_lines<B>(p: &B, lines: usize) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        let p: *const i8 = (p as *const B).cast();
+        for line in 0..lines {
+            // SAFETY: a prefetch is only a hint and never faults; the lines are `p`'s.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(line * LINE)) };
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (p, lines);
+}
+
+/// Mixes the depth into the key, so that one position at two depths uses two entries.
+#[inline(always)]
+fn with_depth(key: u64, depth: u32) -> u64 {
+    key ^ (depth as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+impl<N: Record> Table<N> {
+    /// A table of `mb` MiB: [`Record::WIDE_SHARE`] of it for the records too large for the
+    /// narrow part, the rest for that part, at least one bucket each. A request the system
+    /// refuses is an error, not an abort.
+    pub fn new(mb: usize) -> Result<Table<N>, TableError> {
+        Table::with_threads(mb, 1)
+    }
+
+    /// [`Table::new`], its buckets written by `threads` threads, each its own contiguous part.
+    pub fn with_threads(mb: usize, threads: usize) -> Result<Table<N>, TableError> {
+        let bytes = mb.saturating_mul(1 << 20);
+        let wide =
+            record::RecordTable::with_bytes(bytes / N::WIDE_SHARE).ok_or(TableError { mb })?;
+        let rest = bytes.saturating_sub(wide.bytes());
+        let narrow = part::Part::with_bytes(rest, threads).ok_or(TableError { mb })?;
+        Ok(Table { narrow, wide })
+    }
+
+    /// The table's size in bytes.
+    pub fn bytes(&self) -> usize {
+        part::Part::bytes(&self.narrow) + self.wide.bytes()
+    }
+
+    /// Starts loading the bucket that [`Table::probe`] will read for `key1` at `depth` (a hint
+    /// to the processor; it changes no result).
+    #[inline(always)]
+    pub(crate) fn prefetch(&self, key1: u64, depth: u32) {
+        part::Part::prefetch(&self.narrow, key1, depth);
+    }
+
+    /// The record stored in the narrow part for the position with keys `keys` (the
+    /// incremental Zobrist key and the second key) at `depth`, if any.
+    #[inline(always)]
+    pub fn probe(&self, keys: (u64, u64), depth: u32) -> Option<N> {
+        part::Part::probe(&self.narrow, keys, depth)
+    }
+
+    /// Stores in the narrow part the record of the position with keys `keys` at `depth`
+    /// (where the part has no room for one so large, nothing: a recount, never a wrong one).
+    #[inline(always)]
+    pub fn store(&self, keys: (u64, u64), depth: u32, record: N) {
+        part::Part::store(&self.narrow, keys, depth, record);
+    }
+
+    /// The record of any size stored for the position with keys `keys` at `depth`, if any:
+    /// in the narrow part, or else in the wide one.
+    pub(crate) fn probe_wide(&self, keys: (u64, u64), depth: u32) -> Option<N::Wide> {
+        match self.probe(keys, depth) {
+            Some(n) => Some(n.widen()),
+            None => self.wide.probe(keys, depth),
+        }
+    }
+
+    /// Stores a record of any size: in the narrow part while it can keep it (as nearly all
+    /// records), in the wide part otherwise, where it is kept exactly at any size.
+    pub(crate) fn store_wide(&self, keys: (u64, u64), depth: u32, record: N::Wide) {
+        match N::narrow(&record) {
+            Some(n) => self.store(keys, depth, n),
+            None => self.wide.store(keys, depth, record),
+        }
+    }
+}
+
+/// The memory the system says it can give without swapping (`MemAvailable` in `/proc/meminfo`),
+/// in bytes; `None` where that is not known.
+pub fn available_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb.saturating_mul(1024))
+}
+
+/// Entries [`auto_mb`] gives each estimated distinct position while the table stays within
+/// [`SMALL_TABLE`].
+const ENTRIES_EACH: f64 = 2.0;
+
+/// The table's bytes per depth-2 entry: its 8 bytes and its share of the deep part (a fifth of
+/// the table).
+const BYTES_EACH: f64 =
+    std::mem::size_of::<AtomicU64>() as f64 * DEEP_SHARE as f64 / (DEEP_SHARE - 1) as f64;
+
+/// The largest table [`auto_mb`] gives more than one entry per estimated distinct position:
+/// 8 GiB, about 9 s of mapping on this project's VM.
+const SMALL_TABLE: f64 = (8u64 << 30) as f64;
+
+/// The size in MiB of a table for a count of about `leaves` leaves at `depth` (`--hash auto`),
+/// with `available` bytes of memory (see [`available_memory`]; 1 GiB assumed when unknown).
+///
+/// Entries are stored for nodes two or more plies from the leaves, so the table is sized for
+/// the distinct positions of the ply two above the leaves: estimated as the nodes visited there
+/// (`leaves / b^2`, with `b` the mean branching factor `leaves^(1/depth)`) divided by 2.5 per
+/// ply beyond the fifth (the start position's nodes per distinct position grow about that fast:
+/// 2.3x, 2.6x, 2.9x, 3.0x from ply 5 to 8, OEIS A083276 against the published perft counts),
+/// two depth-2 entries each (and the deep part beside them), but no more than 8 GiB unless one
+/// entry each is more than that (then one each). Mapping costs time in proportion to size, so
+/// capacity is worth it only while it saves more counting than that (the sizes measured are
+/// in docs/performance.md). Never more than
+/// the available memory less a tenth of it (at least 1 GiB left over); at least 1 MiB; none at
+/// all below depth 3, where nothing is looked up but the root.
+pub fn auto_mb(leaves: f64, depth: u32, available: Option<u64>) -> usize {
+    if depth < 3 || leaves.is_nan() || leaves < 1.0 {
+        return 0;
+    }
+    let available = available.unwrap_or(1 << 30) as f64;
+    let budget = available - (available / 10.0).max((1u64 << 30) as f64);
+    let b = leaves.powf(1.0 / depth as f64).max(1.0);
+    let distinct = leaves / (b * b) / 2.5f64.powi(depth.saturating_sub(5) as i32);
+    let one_each = distinct * BYTES_EACH;
+    // The lock-free parts get what the wide part leaves (see [`Record::WIDE_SHARE`]).
+    let share = <u64 as Record>::WIDE_SHARE as f64;
+    let with_wide = share / (share - 1.0);
+    let bytes = (ENTRIES_EACH * one_each * with_wide)
+        .min(one_each.max(SMALL_TABLE))
+        .min(budget);
+    ((bytes / (1u64 << 20) as f64) as usize).max(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::record::RecordTable;
+
+    #[test]
+    fn a_full_record_bucket_keeps_the_deepest_record_and_the_newest_other() {
+        let table = RecordTable::<u64>::with_bytes(0).unwrap(); // one bucket: every key meets every other
+        let deep = (1, 10);
+        table.store(deep, 5, 500);
+        for key in 2..40u64 {
+            table.store((key, key * 10), 2, key);
+        }
+        // The shallow records took turns in the second place; the deep one stayed.
+        assert_eq!(table.probe(deep, 5), Some(500));
+        assert_eq!(table.probe((39, 390), 2), Some(39));
+        assert_eq!(table.probe((38, 380), 2), None);
+        // Both keys and the depth must match.
+        assert_eq!(table.probe(deep, 4), None);
+        assert_eq!(table.probe((1, 11), 5), None);
+        // An equally deep record takes the first place and moves the old one to the second.
+        table.store((7, 70), 5, 7);
+        assert_eq!(table.probe((7, 70), 5), Some(7));
+        assert_eq!(table.probe(deep, 5), Some(500));
+        assert_eq!(table.probe((39, 390), 2), None);
+    }
+}
