@@ -177,7 +177,13 @@ impl CountArgs {
         leaves: impl FnOnce() -> f64,
         depth: u32,
     ) -> Result<Option<Table<N>>> {
-        match self.hash_mb(leaves, depth) {
+        self.table_of_mb(self.hash_mb(leaves, depth))
+    }
+
+    /// A table of `mb` MiB for records `N` (none for 0), its memory first written by as many
+    /// threads as will count with it.
+    pub fn table_of_mb<N: Record>(&self, mb: usize) -> Result<Option<Table<N>>> {
+        match mb {
             0 => Ok(None),
             mb => Ok(Some(Table::with_threads(mb, self.threads())?)),
         }

@@ -44,8 +44,8 @@ impl SliderJob for UciLoop<'_> {
                 if mb > grown.as_ref().map_or(0, |(held, _)| *held) {
                     // The old table goes first, so both are never mapped at once.
                     grown = None;
-                    let table = Table::with_threads(mb, threads).map_err(|e| format!("{e:#}"))?;
-                    grown = Some((mb, table));
+                    let table = count.table_of_mb(mb).map_err(|e| format!("{e:#}"))?;
+                    grown = table.map(|t| (mb, t));
                 }
             }
             let opts = Options {
