@@ -17,7 +17,7 @@ struct Entry {
 /// Entries per bucket, in both parts.
 const WAYS: usize = 8;
 
-/// Eight entries of depth 3 and more, two cache lines, newest first (see [`Table::store`]).
+/// Eight entries of depth 3 and more, two cache lines, newest first (see [`super::Table::store`]).
 #[repr(align(128))]
 struct Bucket([Entry; WAYS]);
 

@@ -16,7 +16,7 @@ pub struct RecordTable<R> {
     buckets: Vec<RecordBucket<R>>,
 }
 
-/// Two records under one lock, in whole cache lines (so that a [`Table`]'s parts add up to the
+/// Two records under one lock, in whole cache lines (so that a [`super::Table`]'s parts add up to the
 /// size asked for).
 #[repr(align(64))]
 struct RecordBucket<R>(Mutex<[Option<Slot<R>>; 2]>);
