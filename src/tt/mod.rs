@@ -31,12 +31,12 @@ mod packed;
 pub(crate) mod record;
 
 use crate::nodes::Nodes;
-use packed::{COUNT_BITS, DEEP_SHARE, Packed};
-use std::sync::atomic::AtomicU64;
+use packed::{BYTES_EACH, COUNT_BITS, Packed};
 
 /// A cache line's bytes on the processors this is built for: a deep bucket is two of them, a
 /// shallow one one, and [`Table::prefetch`] asks for each.
 const LINE: usize = 64;
+
 /// A table the system could not provide.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TableError {
@@ -234,11 +234,6 @@ pub fn available_memory() -> Option<u64> {
 /// Entries [`auto_mb`] gives each estimated distinct position while the table stays within
 /// [`SMALL_TABLE`].
 const ENTRIES_EACH: f64 = 2.0;
-
-/// The table's bytes per depth-2 entry: its 8 bytes and its share of the deep part (a fifth of
-/// the table).
-const BYTES_EACH: f64 =
-    std::mem::size_of::<AtomicU64>() as f64 * DEEP_SHARE as f64 / (DEEP_SHARE - 1) as f64;
 
 /// The largest table [`auto_mb`] gives more than one entry per estimated distinct position:
 /// 8 GiB, about 9 s of mapping on this project's VM.

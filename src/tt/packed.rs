@@ -17,7 +17,8 @@ struct Entry {
 /// Entries per bucket, in both parts.
 const WAYS: usize = 8;
 
-/// Eight entries of depth 3 and more, two cache lines, newest first (see [`super::Table::store`]).
+/// Eight entries of depth 3 and more, two cache lines, newest first (see
+/// [`super::Table::store`]).
 #[repr(align(128))]
 struct Bucket([Entry; WAYS]);
 
@@ -35,7 +36,12 @@ const SHALLOW_COUNT: u64 = 0xffff;
 /// The share of a table's bytes that goes to its deep part: a fifth, for about an eighth of its
 /// entries (the start position has 9.4 million distinct positions six plies in, 96.4 million
 /// seven plies in, OEIS A083276).
-pub(super) const DEEP_SHARE: usize = 5;
+const DEEP_SHARE: usize = 5;
+
+/// The table's bytes per depth-2 entry: its 8 bytes and its share of the deep part (a fifth of
+/// the table).
+pub(super) const BYTES_EACH: f64 =
+    std::mem::size_of::<AtomicU64>() as f64 * DEEP_SHARE as f64 / (DEEP_SHARE - 1) as f64;
 
 /// The bits of `data` that hold the depth.
 const DEPTH: u64 = 0xff;
