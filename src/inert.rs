@@ -72,7 +72,7 @@ impl Inert {
 
         // Squares whose being attacked by us the opponent's moves read.
         let mut zone = Bitboard::from_square(k) | (attacks::king(k) - theirs);
-        let rights = board.castling_rooks() & theirs;
+        let rights = board.castling_rooks_of(them);
         for path in paths.of(them) {
             if (rights & path.rook).any() {
                 open |= path.empty;

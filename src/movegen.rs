@@ -369,7 +369,7 @@ fn generate_for<S: Sliders, K: Sink, const LEGAL: bool, const WHITE: bool>(
         sink.piece_moves(PieceKind::King, ksq, attacks::king(ksq) - own, enemies);
         let checkers = pos.checkers();
         pieces::<S, K, false, WHITE, false>(pos, sink, checkers, Bitboard::EMPTY);
-        if checkers.is_empty() && (pos.castling_rooks() & own).any() {
+        if checkers.is_empty() && pos.castling_rooks_of(us).any() {
             let leapers = pos.leaper_attacks(them);
             for path in paths.of(us) {
                 if castling_is_open(pos, path, occupied)
@@ -392,7 +392,7 @@ fn generate_for<S: Sliders, K: Sink, const LEGAL: bool, const WHITE: bool>(
     let leapers = pos.leaper_attacks(them);
     let without_king = occupied ^ Bitboard::from_square(ksq);
     let steps = attacks::king(ksq) - own - leapers;
-    if checkers.is_empty() && (pos.castling_rooks() & own).any() {
+    if checkers.is_empty() && pos.castling_rooks_of(us).any() {
         king_moves_and_castling::<S, K>(pos, paths, sink, us, steps, leapers);
     } else {
         let safe = pos.without_slider_attacks::<S>(

@@ -958,8 +958,8 @@ fn mover(board: &Board) -> (Color, Square) {
 
 /// The legal moves of each of `boards`, counted as perft's lanes count them: eight at a time
 /// (each batch of boards with the same side to move and the same king square, as the children
-/// of one position are), the boards the lanes leave out by the one-board counter. `None` where
-/// the CPU has not the AVX-512 the lanes need. For testing the lanes board by board.
+/// of one position are), the boards the lanes leave out by the one-board counter. `None` for
+/// [`Simd`] of kind none, which has no lanes. For testing the lanes board by board.
 pub fn count_each<S: Sliders>(
     simd: Simd,
     boards: &[Board],
@@ -982,7 +982,7 @@ fn count_each_in<S: Sliders, V: Lane>(boards: &[Board], paths: &CastlePaths) -> 
         let mut knights = Bitboard::EMPTY;
         for (i, board) in chunk.iter().enumerate() {
             batch.set(i, board);
-            rooks[i] = (board.castling_rooks() & board.color(board.side_to_move())).0;
+            rooks[i] = board.castling_rooks_of(board.side_to_move()).0;
             knights |= board.pieces(board.side_to_move(), PieceKind::Knight);
         }
         let (side, king) = mover(&chunk[0]);
@@ -1079,7 +1079,7 @@ impl<V: Lane> Lanes<V> {
         paths: &CastlePaths,
         times: u64,
     ) {
-        let rooks = board.castling_rooks() & board.color(board.side_to_move());
+        let rooks = board.castling_rooks_of(board.side_to_move());
         if one_board_only(board, rooks, paths) {
             self.total += count_one::<S>(board, paths) * times;
             return;

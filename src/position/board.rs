@@ -100,6 +100,12 @@ impl Board {
         self.castling
     }
 
+    /// The rooks of `color` that may still castle.
+    #[inline(always)]
+    pub fn castling_rooks_of(&self, color: Color) -> Bitboard {
+        self.castling & self.color(color)
+    }
+
     /// The en-passant square, as given by the FEN or set by the last double push.
     ///
     /// After a double push it is set only when an enemy pawn stands beside the pushed pawn, so
