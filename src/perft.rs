@@ -331,7 +331,6 @@ mod v3 {
 /// the board with no move made is handed over once, to count as many times as they are many.
 struct ReplyCounter<'a, S, B, L, V> {
     pos: &'a Position,
-    child: Board,
     leaves: V,
     /// The moves not played, whose replies are those of the board with no move made.
     inert: Inert,
@@ -393,17 +392,22 @@ impl<S: Sliders, B: Build, L: Leaf, V: Leaves<L>> ReplyCounter<'_, S, B, L, V> {
     /// Hands over the board after the move `play` plays on a copy of the board.
     #[inline(always)]
     fn count_after(&mut self, play: impl FnOnce(&Position, &mut Board)) {
-        self.child.clone_from(self.pos.board());
-        self.count_fresh(play);
+        let mut child = *self.pos.board();
+        play(self.pos, &mut child);
+        self.leaves
+            .push::<S, B>(&child, self.pos.castle_path_table());
     }
 
-    /// Hands over the board the move `play` writes whole into the child board (no copy
-    /// first: the players of piece moves, double pushes and promotions write every field).
+    /// Hands over the board the move `play` writes whole (no copy first: the players of
+    /// piece moves, double pushes and promotions write every field). The child is a local
+    /// value, not a field of the pass, so that where the lanes take it the compiler can keep
+    /// it in registers and store only the lanes' words (see `setwise::Lanes::push_times`).
     #[inline(always)]
     fn count_fresh(&mut self, play: impl FnOnce(&Position, &mut Board)) {
-        play(self.pos, &mut self.child);
+        let mut child = Board::BLANK;
+        play(self.pos, &mut child);
         self.leaves
-            .push::<S, B>(&self.child, self.pos.castle_path_table());
+            .push::<S, B>(&child, self.pos.castle_path_table());
     }
 }
 
@@ -570,9 +574,6 @@ fn perft_2_into<S: Sliders, B: Build, L: Leaf, V: Leaves<L>>(pos: &Position, lea
     let paths = pos.castle_path_table();
     let mut counter = ReplyCounter::<S, B, L, &mut V> {
         pos,
-        // Not a copy of the board: each move writes the child whole, or copies the board
-        // first (`count_after`), before it is read.
-        child: Board::BLANK,
         leaves,
         // Filled in by the generator's `checkers` call, before any move.
         inert: Inert::NONE,

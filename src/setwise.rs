@@ -1079,9 +1079,19 @@ impl<V: Lane> Lanes<V> {
         paths: &CastlePaths,
         times: u64,
     ) {
-        let rooks = board.castling_rooks_of(board.side_to_move());
+        // The depth-2 pass writes each child board into a local value, which the compiler can
+        // keep in registers (no stores but the lanes') only if nothing indexes it by a colour
+        // it does not know or takes its address: so the side's pieces are picked by a select,
+        // and the rare one-board count gets a copy.
+        let own = if self.mover.side == Color::White {
+            board.color(Color::White)
+        } else {
+            board.color(Color::Black)
+        };
+        let rooks = board.castling_rooks() & own;
         if one_board_only(board, rooks, paths) {
-            self.total += count_one::<S>(board, paths) * times;
+            let copy = *board;
+            self.total += count_one::<S>(&copy, paths) * times;
             return;
         }
         self.batch.set(self.n, board);
