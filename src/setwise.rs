@@ -1080,15 +1080,9 @@ impl<V: Lane> Lanes<V> {
         times: u64,
     ) {
         // The depth-2 pass writes each child board into a local value, which the compiler can
-        // keep in registers (no stores but the lanes') only if nothing indexes it by a colour
-        // it does not know or takes its address: so the side's pieces are picked by a select,
-        // and the rare one-board count gets a copy.
-        let own = if self.mover.side == Color::White {
-            board.color(Color::White)
-        } else {
-            board.color(Color::Black)
-        };
-        let rooks = board.castling_rooks() & own;
+        // keep in registers only if nothing indexes it by a colour it does not know (hence
+        // `castling_rooks_of`) or takes its address: the rare one-board count gets a copy.
+        let rooks = board.castling_rooks_of(self.mover.side);
         if one_board_only(board, rooks, paths) {
             let copy = *board;
             self.total += count_one::<S>(&copy, paths) * times;

@@ -100,10 +100,17 @@ impl Board {
         self.castling
     }
 
-    /// The rooks of `color` that may still castle.
+    /// The rooks of `color` that may still castle. The colour's pieces are picked by a select,
+    /// not an index: the depth-2 pass writes each child board into a local value, which the
+    /// compiler can keep in registers (no stores but the lanes') only while nothing indexes it
+    /// by a colour it does not know.
     #[inline(always)]
     pub fn castling_rooks_of(&self, color: Color) -> Bitboard {
-        self.castling & self.color(color)
+        let own = match color {
+            Color::White => self.by_color[0],
+            Color::Black => self.by_color[1],
+        };
+        self.castling & own
     }
 
     /// The en-passant square, as given by the FEN or set by the last double push.
