@@ -103,7 +103,8 @@ impl Board {
     /// The rooks of `color` that may still castle. The colour's pieces are picked by a select,
     /// not an index: the depth-2 pass writes each child board into a local value, which the
     /// compiler can keep in registers (no stores but the lanes') only while nothing indexes it
-    /// by a colour it does not know.
+    /// by a colour it does not know. [`Board::color`] keeps its index: as a select it made the
+    /// lanes' count slower (docs/performance.md).
     #[inline(always)]
     pub fn castling_rooks_of(&self, color: Color) -> Bitboard {
         let own = match color {
