@@ -22,11 +22,23 @@
 //! Captures, promotions, castling and en passant always count separately, and when we are in
 //! check every move does. Every rule is a superset of what changes the replies: a move may
 //! count separately without need, never the other way round.
+//!
+//! Leaf statistics ask more of an inert move ([`Inert::for_statistics`]): each reply must also
+//! capture, and give check, exactly as it does with no move made. A reply captures on a
+//! square it reaches that holds one of our pieces, so a move from or to a square one of their
+//! pieces attacks counts separately (their knights' squares added to the above; the rest are
+//! there already). A reply gives check along a line to our king as far as our first piece on
+//! it (a reply cannot take a piece of ours off that line without standing there itself), so a
+//! move from or to such a square counts separately while they have a slider of that line's
+//! kind; king moves always do. Whether a checking reply mates depends on all of our pieces, so
+//! the statistics leave moves unplayed only where no reply can give check (no pawn of theirs
+//! about to promote, among other things); then none does after an inert move either.
 
 use crate::attacks::{self, PawnDirs, Sliders};
 use crate::bitboard::Bitboard;
+use crate::movegen::PawnTargets;
 use crate::position::{Board, CastlePaths};
-use crate::types::PieceKind;
+use crate::types::{PieceKind, Square};
 
 /// Which quiet moves of the side to move leave the opponent's replies unchanged: those from a
 /// square outside `from` to a square outside `to` of the moving piece's kind (captures,
@@ -145,5 +157,57 @@ impl Inert {
             from: every | attackers,
             to,
         }
+    }
+
+    /// The quiet moves (to `quiet`) of the piece of `kind` on `from` that go unplayed.
+    #[inline(always)]
+    pub(crate) fn unplayed(&self, kind: PieceKind, from: Square, quiet: Bitboard) -> Bitboard {
+        if self.from.contains(from) {
+            Bitboard::EMPTY
+        } else {
+            quiet - self.to[kind.index()]
+        }
+    }
+
+    /// The single and double pushes among `t` that go unplayed, as their destinations: a pawn
+    /// reaching `to` by a push came from `to - up` (or `to - 2 up`).
+    #[inline(always)]
+    pub(crate) fn unplayed_pushes(&self, t: &PawnTargets) -> (Bitboard, Bitboard) {
+        let to = self.to[PieceKind::Pawn.index()];
+        (
+            t.single - to - self.from.shift(t.up),
+            t.double - to - self.from.shift(2 * t.up),
+        )
+    }
+
+    /// The moves of the side to move on `board` (not in check) inert for leaf statistics: those
+    /// of [`Inert::of`] after which every reply also captures and gives check as it does with
+    /// no move made (see the module documentation). Their boards' leaves are those of the
+    /// board with no move made only where none of its replies gives check. For a board where
+    /// no pawn of the opponent's stands to promote (a promotion could check along any line).
+    #[inline(always)]
+    pub(crate) fn for_statistics<S: Sliders>(board: &Board, paths: &CastlePaths) -> Inert {
+        let mut inert = Inert::of::<S>(board, paths);
+        let us = board.side_to_move();
+        let them = !us;
+        let mut separate = Bitboard::EMPTY;
+        for n in board.pieces(them, PieceKind::Knight) {
+            separate |= attacks::knight(n);
+        }
+        let k = board.king(us);
+        let ours = board.color(us);
+        let (rq, bq) = board.sliders(them);
+        if rq.any() {
+            separate |= S::rook(k, ours);
+        }
+        if bq.any() {
+            separate |= S::bishop(k, ours);
+        }
+        inert.from |= separate;
+        for t in &mut inert.to {
+            *t |= separate;
+        }
+        inert.to[PieceKind::King.index()] = Bitboard(!0);
+        inert
     }
 }

@@ -50,8 +50,7 @@ pub(crate) trait Leaf {
     type Wide: Copy + Default + AddAssign + Send;
     /// Whether a leaf adds only 1 to the total (a plain count, its last ply counted and not
     /// made): then all leaves are alike, so the last ply may be counted in lanes of boards
-    /// where the copy has them, and a depth-2 node counts the replies to its inert moves (see
-    /// [`crate::inert`]) once for all of them.
+    /// where the copy has them.
     const PLAIN: bool;
     /// The total of depth 0: the position itself, reached by no move.
     const ROOT: Self::Narrow;
@@ -79,6 +78,12 @@ pub(crate) trait BoardLeaf: Leaf {
     /// than returned: a statistics record returned by value was written out whole and then
     /// added field by field at every board.
     fn on_board<S: Sliders>(board: &Board, paths: &CastlePaths, total: &mut Self::Narrow);
+    /// The moves of the side to move on `board`, a depth-2 node not in check, that the pass
+    /// does not play (see [`crate::inert`]): [`BoardLeaf::unplayed`] counts them.
+    fn inert<S: Sliders>(board: &Board, paths: &CastlePaths) -> Inert;
+    /// Adds to `total` the leaves below the `times` moves of `pos` that [`BoardLeaf::inert`]
+    /// let go unplayed, in the copy `B`.
+    fn unplayed<S: Sliders, B: Build>(pos: &Position, times: u64, total: &mut Self::Narrow);
 }
 
 /// Perft with bulk counting: the last ply's moves counted, not made; the last two plies in one
@@ -111,6 +116,17 @@ impl BoardLeaf for Count {
     #[inline(always)]
     fn on_board<S: Sliders>(board: &Board, paths: &CastlePaths, total: &mut u64) {
         *total += movegen::count_legal_on::<S>(board, paths);
+    }
+    #[inline(always)]
+    fn inert<S: Sliders>(board: &Board, paths: &CastlePaths) -> Inert {
+        Inert::of::<S>(board, paths)
+    }
+    /// Each unplayed move's replies are those of the board with no move made.
+    #[inline(always)]
+    fn unplayed<S: Sliders, B: Build>(pos: &Position, times: u64, total: &mut u64) {
+        let mut one = 0;
+        B::leaf::<S, Self>(&pos.board().passed(), pos.castle_path_table(), &mut one);
+        *total += one * times;
     }
 }
 
@@ -220,7 +236,7 @@ pub(crate) trait Build {
 }
 
 /// The copy compiled for the crate's target (x86-64-v2 by default, see `.cargo/config.toml`).
-struct Baseline;
+pub(crate) struct Baseline;
 
 impl Build for Baseline {
     type LastPly = OneBoard;
@@ -326,9 +342,10 @@ mod v3 {
 /// the board (no square-by-square board, key or undo) and the child board is handed to `leaves`
 /// (which counts its moves, or their statistics), with no move list in between. The moves are
 /// never encoded: each is played by the player for its kind of move, with the moving piece as
-/// the generator gives it, so no move kind is decoded and no moving piece looked up. In a
-/// plain count the quiet moves that cannot change the opponent's replies are not played at all:
-/// the board with no move made is handed over once, to count as many times as they are many.
+/// the generator gives it, so no move kind is decoded and no moving piece looked up. The quiet
+/// moves that cannot change what the opponent's replies add up to (their number; for
+/// statistics, also their captures and checks) are not played at all: the board with no move
+/// made is handed over once, to count as many times as they are many.
 struct ReplyCounter<'a, S, B, L, V> {
     pos: &'a Position,
     leaves: V,
@@ -345,8 +362,13 @@ pub(crate) trait Leaves<L: Leaf> {
     fn push<S: Sliders, B: Build>(&mut self, board: &Board, paths: &CastlePaths);
     /// Counts what is left; the total of every board pushed.
     fn finish(&mut self, paths: &CastlePaths) -> L::Narrow;
-    /// Counts (now or later) the leaves below `board`, `times` times over.
-    fn push_times<S: Sliders, B: Build>(&mut self, board: &Board, paths: &CastlePaths, times: u64);
+    /// Counts (now or later) the leaves below the `times` moves of `pos` (a depth-2 node) that
+    /// [`Leaves::inert`] let go unplayed. Called once per node, after its last `push`.
+    fn push_unplayed<S: Sliders, B: Build>(&mut self, pos: &Position, times: u64);
+    /// The moves of the side to move on `board`, a depth-2 node not in check, whose child
+    /// boards are not pushed but counted by [`Leaves::push_unplayed`] (see [`crate::inert`]).
+    /// Called before the node's first `push`.
+    fn inert<S: Sliders, B: Build>(&mut self, board: &Board, paths: &CastlePaths) -> Inert;
 }
 
 /// One board at a time, by the build's out-of-line [`Build::leaf`].
@@ -362,13 +384,12 @@ impl<L: BoardLeaf> Leaves<L> for OneByOne<L::Narrow> {
         self.0
     }
     #[inline(always)]
-    fn push_times<S: Sliders, B: Build>(&mut self, board: &Board, paths: &CastlePaths, times: u64) {
-        let mut one = L::Narrow::default();
-        B::leaf::<S, L>(board, paths, &mut one);
-        // A multiplication, once compiled, for a count.
-        for _ in 0..times {
-            self.0 += one;
-        }
+    fn push_unplayed<S: Sliders, B: Build>(&mut self, pos: &Position, times: u64) {
+        L::unplayed::<S, B>(pos, times, &mut self.0);
+    }
+    #[inline(always)]
+    fn inert<S: Sliders, B: Build>(&mut self, board: &Board, paths: &CastlePaths) -> Inert {
+        L::inert::<S>(board, paths)
     }
 }
 
@@ -383,8 +404,17 @@ impl<V: crate::setwise::Lane> Leaves<Count> for crate::setwise::Lanes<V> {
         crate::setwise::Lanes::finish(self, paths)
     }
     #[inline(always)]
-    fn push_times<S: Sliders, B: Build>(&mut self, board: &Board, paths: &CastlePaths, times: u64) {
-        crate::setwise::Lanes::push_times::<S>(self, board, paths, times);
+    fn push_unplayed<S: Sliders, B: Build>(&mut self, pos: &Position, times: u64) {
+        crate::setwise::Lanes::push_times::<S>(
+            self,
+            &pos.board().passed(),
+            pos.castle_path_table(),
+            times,
+        );
+    }
+    #[inline(always)]
+    fn inert<S: Sliders, B: Build>(&mut self, board: &Board, paths: &CastlePaths) -> Inert {
+        Inert::of::<S>(board, paths)
     }
 }
 
@@ -419,8 +449,10 @@ impl<S: Sliders, B: Build, L: Leaf, V: Leaves<L>> Sink for ReplyCounter<'_, S, B
     /// checkers the generator has already worked out.
     #[inline(always)]
     fn checkers(&mut self, checkers: Bitboard) {
-        if L::PLAIN && checkers.is_empty() {
-            self.inert = Inert::of::<S>(self.pos.board(), self.pos.castle_path_table());
+        if checkers.is_empty() {
+            self.inert = self
+                .leaves
+                .inert::<S, B>(self.pos.board(), self.pos.castle_path_table());
         }
     }
 
@@ -434,11 +466,7 @@ impl<S: Sliders, B: Build, L: Leaf, V: Leaves<L>> Sink for ReplyCounter<'_, S, B
         }
         // The quiet moves that cannot change the replies are not played (see `crate::inert`).
         let quiet = targets - enemies;
-        let passed = if self.inert.from.contains(from) {
-            Bitboard::EMPTY
-        } else {
-            quiet - self.inert.to[kind.index()]
-        };
+        let passed = self.inert.unplayed(kind, from, quiet);
         self.passes += u64::from(passed.count());
         for to in quiet - passed {
             self.count_fresh(
@@ -450,12 +478,9 @@ impl<S: Sliders, B: Build, L: Leaf, V: Leaves<L>> Sink for ReplyCounter<'_, S, B
 
     #[inline(always)]
     fn pawns(&mut self, t: &PawnTargets) {
-        // The pushes that cannot change the replies are not played (see `crate::inert`): a
-        // pawn reaching `to` by a push came from `to - up` (or `to - 2 up`).
+        // The pushes that cannot change the replies are not played (see `crate::inert`).
         let mut t = *t;
-        let to = self.inert.to[PieceKind::Pawn.index()];
-        let single = t.single - to - self.inert.from.shift(t.up);
-        let double = t.double - to - self.inert.from.shift(2 * t.up);
+        let (single, double) = self.inert.unplayed_pushes(&t);
         t.single = t.single - single;
         t.double = t.double - double;
         self.passes += u64::from(single.count() + double.count());
@@ -571,7 +596,6 @@ pub(crate) fn perft_2_as<S: Sliders, B: Build, L: Leaf, V: Leaves<L>>(
 /// Every child board of `pos` handed to `leaves`, not finished: more may follow.
 #[inline(always)]
 fn perft_2_into<S: Sliders, B: Build, L: Leaf, V: Leaves<L>>(pos: &Position, leaves: &mut V) {
-    let paths = pos.castle_path_table();
     let mut counter = ReplyCounter::<S, B, L, &mut V> {
         pos,
         leaves,
@@ -582,9 +606,7 @@ fn perft_2_into<S: Sliders, B: Build, L: Leaf, V: Leaves<L>>(pos: &Position, lea
     };
     movegen::generate::<S, _, true>(pos, &mut counter);
     if counter.passes > 0 {
-        counter
-            .leaves
-            .push_times::<S, B>(&pos.board().passed(), paths, counter.passes);
+        counter.leaves.push_unplayed::<S, B>(pos, counter.passes);
     }
 }
 
@@ -598,8 +620,12 @@ impl<L: Leaf, T: Leaves<L>> Leaves<L> for &mut T {
         (**self).finish(paths)
     }
     #[inline(always)]
-    fn push_times<S: Sliders, B: Build>(&mut self, board: &Board, paths: &CastlePaths, times: u64) {
-        (**self).push_times::<S, B>(board, paths, times);
+    fn push_unplayed<S: Sliders, B: Build>(&mut self, pos: &Position, times: u64) {
+        (**self).push_unplayed::<S, B>(pos, times);
+    }
+    #[inline(always)]
+    fn inert<S: Sliders, B: Build>(&mut self, board: &Board, paths: &CastlePaths) -> Inert {
+        (**self).inert::<S, B>(board, paths)
     }
 }
 

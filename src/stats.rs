@@ -18,9 +18,10 @@
 //! replies of the played move's board then classify it exactly, so the filter only has to be
 //! a superset of the checking moves.
 
-use crate::attacks::{self, Sliders};
+use crate::attacks::{self, PawnDirs, Sliders};
 use crate::bitboard::Bitboard;
 use crate::cpu::Simd;
+use crate::inert::Inert;
 use crate::movegen::{self, MAX_MOVES, PawnTargets, Sink};
 use crate::nodes::{Nodes, Tally};
 use crate::perft::{BoardLeaf, Build, Leaf, OneByOne, divide_leaves, perft_2_as, total_leaves};
@@ -254,6 +255,139 @@ impl BoardLeaf for Statistics {
     fn on_board<S: Sliders>(board: &Board, paths: &CastlePaths, total: &mut Stats<u64>) {
         leaf_stats_on::<S>(board, paths, total)
     }
+    /// The moves inert for statistics, where no reply to the board with no move made can
+    /// give check; else none, as the unplayed moves would then all be played again.
+    #[inline(always)]
+    fn inert<S: Sliders>(board: &Board, paths: &CastlePaths) -> Inert {
+        if replies_may_check::<S>(board) {
+            Inert::NONE
+        } else {
+            Inert::for_statistics::<S>(board, paths)
+        }
+    }
+    /// Where no reply to the board with no move made gives check, each unplayed move's leaves
+    /// are that board's; otherwise whether a checking reply mates may differ from one unplayed
+    /// move to another, and each is played and classified ([`Unplayed`]).
+    #[inline(never)]
+    fn unplayed<S: Sliders, B: Build>(pos: &Position, times: u64, total: &mut Stats<u64>) {
+        let mut passed = Stats::default();
+        B::leaf::<S, Self>(&pos.board().passed(), pos.castle_path_table(), &mut passed);
+        if passed.checks() == 0 {
+            let (t, p) = (total.to_array(), passed.to_array());
+            *total = Stats::from_array(std::array::from_fn(|i| t[i] + p[i] * times));
+        } else {
+            let mut replay = Unplayed::<S, B> {
+                pos,
+                inert: Inert::for_statistics::<S>(pos.board(), pos.castle_path_table()),
+                total,
+                build: PhantomData,
+            };
+            movegen::generate::<S, _, true>(pos, &mut replay);
+        }
+    }
+}
+
+/// Whether a reply of the opponent on `board` with no move made may give check: some piece of
+/// theirs reaches a square it would check from, or stands alone between one of their sliders
+/// and our king, or a pawn of theirs can promote, or a castling rook of theirs may land on a
+/// line to our king. A superset of the checking replies, cheaper than finding them: a
+/// position where it is wrong costs time, never a count ([`BoardLeaf::unplayed`] looks at
+/// the replies themselves).
+#[inline(always)]
+fn replies_may_check<S: Sliders>(board: &Board) -> bool {
+    let us = board.side_to_move();
+    let them = !us;
+    let k = board.king(us);
+    let occupied = board.occupied();
+    let theirs = board.color(them);
+    let dirs = PawnDirs::of(them);
+    let pawns = board.pieces(them, PieceKind::Pawn);
+    let pawn_reach =
+        pawns.shift(dirs.up) | (pawns & dirs.start_rank).shift(2 * dirs.up) | dirs.attacks(pawns);
+    if (pawns & dirs.promo_from).any() || (pawn_reach & attacks::pawn(us, k)).any() {
+        return true;
+    }
+    let knight_checks = attacks::knight(k);
+    for n in board.pieces(them, PieceKind::Knight) {
+        if (attacks::knight(n) & knight_checks).any() {
+            return true;
+        }
+    }
+    let (rq, bq) = board.sliders(them);
+    let snipers = (attacks::rook_empty(k) & rq) | (attacks::bishop_empty(k) & bq);
+    for s in snipers {
+        if (attacks::between(k, s) & occupied)
+            .single()
+            .is_some_and(|b| theirs.contains(b))
+        {
+            return true;
+        }
+    }
+    if bq.any() {
+        let checks = S::bishop(k, occupied);
+        for s in bq {
+            if (S::bishop(s, occupied) & checks).any() {
+                return true;
+            }
+        }
+    }
+    let rights = board.castling_rooks_of(them);
+    if rq.any() || rights.any() {
+        let checks = S::rook(k, occupied);
+        for s in rq {
+            if (S::rook(s, occupied) & checks).any() {
+                return true;
+            }
+        }
+        let back_rank = dirs.start_rank.shift(-dirs.up);
+        let lines = S::rook(
+            k,
+            occupied - rights - Bitboard::from_square(board.king(them)),
+        );
+        if rights.any() && (lines & back_rank).any() {
+            return true;
+        }
+    }
+    false
+}
+
+/// The generator's sink that plays, at a depth-2 node, the quiet moves its inert moves let go
+/// unplayed (the same moves: the same generator, the same rule) and classifies each child
+/// board.
+struct Unplayed<'a, S, B> {
+    pos: &'a Position,
+    inert: Inert,
+    total: &'a mut Stats<u64>,
+    build: PhantomData<(S, B)>,
+}
+
+impl<S: Sliders, B: Build> Unplayed<'_, S, B> {
+    fn classify(&mut self, play: impl FnOnce(&Position, &mut Board)) {
+        let mut child = Board::BLANK;
+        play(self.pos, &mut child);
+        B::leaf::<S, Statistics>(&child, self.pos.castle_path_table(), self.total);
+    }
+}
+
+impl<S: Sliders, B: Build> Sink for Unplayed<'_, S, B> {
+    fn piece_moves(&mut self, kind: PieceKind, from: Square, targets: Bitboard, enemies: Bitboard) {
+        for to in self.inert.unplayed(kind, from, targets - enemies) {
+            self.classify(|pos, b| pos.play_piece_move_on(kind, from, to, false, b));
+        }
+    }
+    fn pawns(&mut self, t: &PawnTargets) {
+        let (single, double) = self.inert.unplayed_pushes(t);
+        for to in single {
+            let from = to.offset(-t.up);
+            self.classify(|pos, b| pos.play_piece_move_on(PieceKind::Pawn, from, to, false, b));
+        }
+        for to in double {
+            let from = to.offset(-2 * t.up);
+            self.classify(|pos, b| pos.play_double_push_on(from, to, b));
+        }
+    }
+    /// En passant and castling are never left unplayed.
+    fn single(&mut self, _: Move) {}
 }
 
 /// The pieces of the side to move that stand alone between one of its sliders and the enemy
@@ -658,4 +792,72 @@ pub fn stats_with<S: Sliders>(
     simd: Simd,
 ) -> Stats {
     total_leaves::<S, Statistics>(pos, depth, threads, table, simd)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Statistics, Stats, replies_may_check, stats};
+    use crate::attacks::Magic;
+    use crate::bitboard::Bitboard;
+    use crate::inert::Inert;
+    use crate::movegen::legal_moves;
+    use crate::perft::{Baseline, BoardLeaf};
+    use crate::position::Position;
+    use crate::types::MoveKind;
+
+    /// The moves of `pos` that [`Inert::for_statistics`] lets go unplayed, and the statistics
+    /// of their leaves, each move made and its leaves classified.
+    fn each_unplayed(pos: &Position) -> (u64, Stats) {
+        let inert = Inert::for_statistics::<Magic>(pos.board(), pos.castle_path_table());
+        let (mut n, mut total) = (0, Stats::default());
+        for &mv in &legal_moves::<Magic>(pos) {
+            let Some(piece) = pos.piece_at(mv.from()) else {
+                continue;
+            };
+            let quiet = matches!(mv.kind(), MoveKind::Quiet | MoveKind::DoublePush);
+            let to = Bitboard::from_square(mv.to());
+            if quiet && inert.unplayed(piece.kind, mv.from(), to).any() {
+                let mut child = pos.clone();
+                child.make(mv);
+                total += stats::<Magic>(&child, 1);
+                n += 1;
+            }
+        }
+        (n, total)
+    }
+
+    /// Where the opponent has a checking reply, whether it mates may differ from one unplayed
+    /// move to the next: the unplayed moves' leaves are then found by playing each, and must
+    /// be what making each move gives. Where no reply can give check, they are the board with
+    /// no move made, once per move.
+    #[test]
+    fn unplayed_moves_count_as_if_played() {
+        // The position, whether a reply may give check, and whether the unplayed moves'
+        // leaves differ from the board with no move made's.
+        for (fen, checks, differ) in [
+            // Rook to a1 mates unless the knight has gone where it can take on a1 (b3) or
+            // block on c1 or e1 (d3): a different number of mates under different moves.
+            ("r6k/8/8/2N5/8/8/6PP/7K w - - 0 1", true, true),
+            // The rook checks on a1 and e2, mating under no move.
+            ("7k/8/8/8/2N5/8/r7/4K3 w - - 0 1", true, false),
+            ("7k/8/8/8/8/8/5PPP/1N4K1 w - - 0 1", false, false),
+        ] {
+            let pos = Position::from_fen(fen).unwrap();
+            assert_eq!(replies_may_check::<Magic>(pos.board()), checks, "{fen}");
+            let (n, expected) = each_unplayed(&pos);
+            assert!(n > 0, "{fen}: no move left unplayed");
+            let mut got = Stats::default();
+            Statistics::unplayed::<Magic, Baseline>(&pos, n, &mut got);
+            assert_eq!(got.widen(), expected, "{fen}");
+            // Where they differ, the board with no move made would not do.
+            let mut passed = Stats::default();
+            Statistics::on_board::<Magic>(
+                &pos.board().passed(),
+                pos.castle_path_table(),
+                &mut passed,
+            );
+            let times_n = Stats::from_array(passed.to_array().map(|v| v * n));
+            assert_eq!(times_n.widen() != expected, differ, "{fen}");
+        }
+    }
 }

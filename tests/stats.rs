@@ -315,6 +315,40 @@ fn every_leaf_classified_as_shakmaty_classifies_it() {
     assert!(!seen.direct_discovered_checks.is_zero(), "{seen:?}");
 }
 
+/// Random placements (mostly unreachable: pieces where play seldom puts them, checks from
+/// every side), depths 1-3 compared field by field with shakmaty's classification: the
+/// depth-2 pass leaves moves unplayed only where that changes no field, mates included.
+#[test]
+fn placements_classified_as_shakmaty_classifies_them() {
+    let (mut compared, mut seen) = (0, Stats::default());
+    for seed in 0..1500 {
+        let Some(ours) = common::placed(0x5747_0000 + seed) else {
+            continue;
+        };
+        let fen = ours.to_fen();
+        let Some(them) = Fen::from_ascii(fen.as_bytes())
+            .ok()
+            .and_then(|f| f.into_position::<Chess>(CastlingMode::Standard).ok())
+        else {
+            continue;
+        };
+        for depth in 1..=3 {
+            let a = stats_with::<Magic>(&ours, depth, 1, None, Simd::detect());
+            assert_eq!(a, theirs(&them, depth).widen(), "depth {depth} at {fen}");
+            if depth == 2 {
+                seen += a;
+            }
+        }
+        compared += 1;
+    }
+    eprintln!("{compared} placements compared; depth-2 leaves seen: {seen:?}");
+    assert!(compared > 500, "{compared}");
+    assert!(
+        !seen.direct_mates.is_zero() && !seen.single_discovered_checks.is_zero(),
+        "{seen:?}"
+    );
+}
+
 fn perft(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_perft"))
         .args(args)
