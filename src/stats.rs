@@ -838,7 +838,7 @@ mod tests {
             // Rook to a1 mates unless the knight has gone where it can take on a1 (b3) or
             // block on c1 or e1 (d3): a different number of mates under different moves.
             ("r6k/8/8/2N5/8/8/6PP/7K w - - 0 1", true, true),
-            // The rook checks on a1 and e2, mating under no move.
+            // The rook checks on a1 and e2; neither mates, whatever the knight did.
             ("7k/8/8/8/2N5/8/r7/4K3 w - - 0 1", true, false),
             ("7k/8/8/8/8/8/5PPP/1N4K1 w - - 0 1", false, false),
         ] {
