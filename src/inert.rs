@@ -71,9 +71,7 @@ impl Inert {
         // Squares whose occupancy the opponent's moves read.
         let pawns = board.pieces(them, PieceKind::Pawn);
         let their_dirs = PawnDirs::of(them);
-        let mut open = pawns.shift(their_dirs.up)
-            | (pawns & their_dirs.start_rank).shift(2 * their_dirs.up)
-            | their_dirs.attacks(pawns);
+        let mut open = their_dirs.reach(pawns);
         let (their_rq, their_bq) = board.sliders(them);
         for s in their_rq {
             open |= S::rook(s, occ);

@@ -414,7 +414,7 @@ impl<V: crate::setwise::Lane> Leaves<Count> for crate::setwise::Lanes<V> {
     }
     #[inline(always)]
     fn inert<S: Sliders, B: Build>(&mut self, board: &Board, paths: &CastlePaths) -> Inert {
-        Inert::of::<S>(board, paths)
+        <Count as BoardLeaf>::inert::<S>(board, paths)
     }
 }
 

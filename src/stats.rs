@@ -299,12 +299,9 @@ fn replies_may_check<S: Sliders>(board: &Board) -> bool {
     let them = !us;
     let k = board.king(us);
     let occupied = board.occupied();
-    let theirs = board.color(them);
     let dirs = PawnDirs::of(them);
     let pawns = board.pieces(them, PieceKind::Pawn);
-    let pawn_reach =
-        pawns.shift(dirs.up) | (pawns & dirs.start_rank).shift(2 * dirs.up) | dirs.attacks(pawns);
-    if (pawns & dirs.promo_from).any() || (pawn_reach & attacks::pawn(us, k)).any() {
+    if (pawns & dirs.promo_from).any() || (dirs.reach(pawns) & attacks::pawn(us, k)).any() {
         return true;
     }
     let knight_checks = attacks::knight(k);
@@ -314,14 +311,8 @@ fn replies_may_check<S: Sliders>(board: &Board) -> bool {
         }
     }
     let (rq, bq) = board.sliders(them);
-    let snipers = (attacks::rook_empty(k) & rq) | (attacks::bishop_empty(k) & bq);
-    for s in snipers {
-        if (attacks::between(k, s) & occupied)
-            .single()
-            .is_some_and(|b| theirs.contains(b))
-        {
-            return true;
-        }
+    if discoverers(board, them).any() {
+        return true;
     }
     if bq.any() {
         let checks = S::bishop(k, occupied);
@@ -390,8 +381,8 @@ impl<S: Sliders, B: Build> Sink for Unplayed<'_, S, B> {
     fn single(&mut self, _: Move) {}
 }
 
-/// The pieces of the side to move that stand alone between one of its sliders and the enemy
-/// king: moving one off that line uncovers a check.
+/// The pieces of `us` that stand alone between one of its sliders and the enemy king: moving
+/// one off that line uncovers a check.
 fn discoverers(board: &Board, us: Color) -> Bitboard {
     let eksq = board.king(!us);
     let own = board.color(us);

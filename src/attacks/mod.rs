@@ -208,6 +208,13 @@ impl PawnDirs {
         self.east(pawns).with(self.west(pawns))
     }
 
+    /// Every square `pawns` reach in one move, were each push and capture open: one or (from
+    /// the start rank) two squares ahead, and the squares they attack.
+    #[inline(always)]
+    pub(crate) fn reach(&self, pawns: Bitboard) -> Bitboard {
+        pawns.shift(self.up) | (pawns & self.start_rank).shift(2 * self.up) | self.attacks(pawns)
+    }
+
     /// The rank a double push lands on.
     #[inline(always)]
     pub(crate) const fn double_landing(&self) -> Bitboard {
