@@ -374,7 +374,9 @@ fn descend<S: Sliders>(
         let fen = pos.to_fen();
         let answer = match first.take() {
             Some(answer) => Ok(answer),
-            None => engine.divide(&root_fen, root.is_chess960(), &path, depth),
+            None => engine.divide_unless(&root_fen, root.is_chess960(), &path, depth, &|| {
+                watch.is_cancelled()
+            }),
         };
         if watch.is_cancelled() {
             return Err(Stopped::Cancelled);

@@ -8,9 +8,10 @@
 //!   `CMD <depth> "<fen>" "<moves>"`; it prints `move count` lines, a blank line and the total,
 //!   then exits.
 //!
-//! Every query has a deadline. An engine that exits mid-answer, misses the deadline, or prints
-//! what cannot be read is killed (its whole process group) and started afresh on the next query;
-//! the query reports an [`EngineError`] and the caller goes on with the next position.
+//! Every query has a deadline, and may be stopped before it ([`Engine::divide_unless`]). An
+//! engine that exits mid-answer, misses the deadline, prints what cannot be read, or is stopped
+//! is killed (its whole process group) and started afresh on the next query; the query reports
+//! an [`EngineError`] and the caller goes on with the next position.
 
 use crate::nodes::Nodes;
 use crate::types::Square;
@@ -45,6 +46,8 @@ pub enum EngineError {
     Timeout(Duration),
     /// The answer could not be read.
     Garbage(String),
+    /// The caller stopped the query before the answer was complete; the engine was killed.
+    Stopped,
 }
 
 impl EngineError {
@@ -55,6 +58,7 @@ impl EngineError {
             EngineError::Crashed(_) => "crashed",
             EngineError::Timeout(_) => "timeout",
             EngineError::Garbage(_) => "garbage",
+            EngineError::Stopped => "stopped",
         }
     }
 }
@@ -70,6 +74,7 @@ impl fmt::Display for EngineError {
                 t.as_secs_f64()
             ),
             EngineError::Garbage(e) => write!(f, "the engine's answer cannot be read: {e}"),
+            EngineError::Stopped => write!(f, "the query was stopped before the engine answered"),
         }
     }
 }
@@ -93,6 +98,13 @@ const UNREAD_KEPT: usize = 3;
 const MAX_LINES: usize = 100_000;
 /// A line longer than this is cut there.
 const MAX_LINE: usize = 64 * 1024;
+/// How often a query waiting on the engine asks whether it should stop.
+const STOP_POLL: Duration = Duration::from_millis(20);
+
+/// Never stops a query.
+fn never() -> bool {
+    false
+}
 
 /// The engine: a command line and a protocol, with the running process if UCI.
 pub struct Engine {
@@ -125,7 +137,7 @@ impl Engine {
     /// asks for the start position at depth 1. Any failure is [`EngineError::Start`].
     pub fn start(&mut self) -> Result<(), EngineError> {
         match self.protocol {
-            Protocol::Uci => self.uci().map(|_| ()),
+            Protocol::Uci => self.uci(&never).map(|_| ()),
             Protocol::Perftree => {
                 let fen = crate::position::STARTPOS;
                 self.divide(fen, false, &[], 1)
@@ -140,10 +152,10 @@ impl Engine {
         }
     }
 
-    fn uci(&mut self) -> Result<&mut UciProcess, EngineError> {
+    fn uci(&mut self, stop: &dyn Fn() -> bool) -> Result<&mut UciProcess, EngineError> {
         if self.uci.is_none() {
             self.starts += 1;
-            self.uci = Some(UciProcess::start(&self.command, self.timeout)?);
+            self.uci = Some(UciProcess::start(&self.command, self.timeout, stop)?);
         }
         self.uci
             .as_mut()
@@ -159,11 +171,25 @@ impl Engine {
         moves: &[String],
         depth: u32,
     ) -> Result<Divide, EngineError> {
+        self.divide_unless(fen, chess960, moves, depth, &never)
+    }
+
+    /// [`Engine::divide`], given up as soon as `stop` returns true (it is asked every few
+    /// milliseconds while the engine has not answered): the engine is then killed, to be
+    /// started afresh by the next query, and the answer is [`EngineError::Stopped`].
+    pub fn divide_unless(
+        &mut self,
+        fen: &str,
+        chess960: bool,
+        moves: &[String],
+        depth: u32,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<Divide, EngineError> {
         let result = match self.protocol {
-            Protocol::Uci => self.uci()?.divide(fen, chess960, moves, depth),
+            Protocol::Uci => self.uci(stop)?.divide(fen, chess960, moves, depth, stop),
             Protocol::Perftree => {
                 self.starts = self.starts.max(1);
-                perftree_divide(&self.command, fen, moves, depth, self.timeout)
+                perftree_divide(&self.command, fen, moves, depth, self.timeout, stop)
             }
         };
         if result.is_err() {
@@ -317,7 +343,11 @@ struct UciProcess {
 }
 
 impl UciProcess {
-    fn start(command: &str, timeout: Duration) -> Result<UciProcess, EngineError> {
+    fn start(
+        command: &str,
+        timeout: Duration,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<UciProcess, EngineError> {
         let mut child = spawn(command, &[], true)?;
         let stderr = StderrTail::collect(&mut child);
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
@@ -335,10 +365,11 @@ impl UciProcess {
         let deadline = Instant::now() + timeout;
         let handshake = p
             .send("uci")
-            .and_then(|_| p.wait_for("uciok", deadline, |l| l.trim() == "uciok"))
-            .and_then(|_| p.sync(deadline));
+            .and_then(|_| p.wait_for("uciok", deadline, stop, |l| l.trim() == "uciok"))
+            .and_then(|_| p.sync(deadline, stop));
         match handshake {
             Ok(()) => Ok(p),
+            Err(EngineError::Stopped) => Err(EngineError::Stopped),
             Err(e) => Err(EngineError::Start(match e {
                 EngineError::Timeout(_) => format!(
                     "it sent nothing for {} s of the UCI handshake (uci/uciok, isready/readyok)",
@@ -364,12 +395,12 @@ impl UciProcess {
         &mut self,
         what: &str,
         deadline: Instant,
+        stop: &dyn Fn() -> bool,
         mut each: impl FnMut(&str) -> Result<bool, EngineError>,
     ) -> Result<(), EngineError> {
         let mut count = 0usize;
         loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
+            match next_line(&self.lines, deadline, stop) {
                 Ok(line) => {
                     count += 1;
                     if each(&line)? {
@@ -381,8 +412,9 @@ impl UciProcess {
                         )));
                     }
                 }
-                Err(RecvTimeoutError::Timeout) => return Err(EngineError::Timeout(self.timeout)),
-                Err(RecvTimeoutError::Disconnected) => {
+                Err(Waited::Timeout) => return Err(EngineError::Timeout(self.timeout)),
+                Err(Waited::Stopped) => return Err(EngineError::Stopped),
+                Err(Waited::Closed) => {
                     let status = self.stderr.exit(&mut self.child);
                     return Err(EngineError::Crashed(format!(
                         "it exited ({status}) after {count} lines, before {what}"
@@ -396,15 +428,16 @@ impl UciProcess {
         &mut self,
         what: &str,
         deadline: Instant,
+        stop: &dyn Fn() -> bool,
         done: impl Fn(&str) -> bool,
     ) -> Result<(), EngineError> {
-        self.read_until(what, deadline, |l| Ok(done(l)))
+        self.read_until(what, deadline, stop, |l| Ok(done(l)))
     }
 
     /// `isready` / `readyok`: everything the engine printed before is dropped.
-    fn sync(&mut self, deadline: Instant) -> Result<(), EngineError> {
+    fn sync(&mut self, deadline: Instant, stop: &dyn Fn() -> bool) -> Result<(), EngineError> {
         self.send("isready")?;
-        self.wait_for("readyok", deadline, |l| l.trim() == "readyok")
+        self.wait_for("readyok", deadline, stop, |l| l.trim() == "readyok")
     }
 
     fn divide(
@@ -413,13 +446,14 @@ impl UciProcess {
         chess960: bool,
         moves: &[String],
         depth: u32,
+        stop: &dyn Fn() -> bool,
     ) -> Result<Divide, EngineError> {
         let deadline = Instant::now() + self.timeout;
         if self.chess960 != Some(chess960) {
             self.send(&format!("setoption name UCI_Chess960 value {chess960}"))?;
             self.chess960 = Some(chess960);
         }
-        self.sync(deadline)?;
+        self.sync(deadline, stop)?;
         let mut cmd = format!("position fen {fen}");
         if !moves.is_empty() {
             cmd.push_str(" moves ");
@@ -429,7 +463,7 @@ impl UciProcess {
         self.send(&format!("go perft {depth}"))?;
         let mut answer = Divide::default();
         let mut total = None;
-        self.read_until("'Nodes searched: N'", deadline, |line| {
+        self.read_until("'Nodes searched: N'", deadline, stop, |line| {
             if let Some(rest) = line.trim_start().strip_prefix("Nodes searched") {
                 let n = rest.trim_start_matches(':').trim();
                 total = Some(n.parse::<Nodes>().map_err(|_| {
@@ -529,6 +563,37 @@ impl StderrTail {
     }
 }
 
+/// Why [`next_line`] returned no line.
+enum Waited {
+    /// The deadline passed.
+    Timeout,
+    /// `stop` said so.
+    Stopped,
+    /// The engine closed its output.
+    Closed,
+}
+
+/// The engine's next line, waiting until `deadline` at most and asking `stop` every
+/// [`STOP_POLL`] meanwhile.
+fn next_line(
+    lines: &Receiver<String>,
+    deadline: Instant,
+    stop: &dyn Fn() -> bool,
+) -> Result<String, Waited> {
+    loop {
+        if stop() {
+            return Err(Waited::Stopped);
+        }
+        let left = deadline.saturating_duration_since(Instant::now());
+        match lines.recv_timeout(left.min(STOP_POLL)) {
+            Ok(line) => return Ok(line),
+            Err(RecvTimeoutError::Disconnected) => return Err(Waited::Closed),
+            Err(RecvTimeoutError::Timeout) if left <= STOP_POLL => return Err(Waited::Timeout),
+            Err(RecvTimeoutError::Timeout) => {}
+        }
+    }
+}
+
 /// "exit status 3" or "killed by signal 11".
 fn describe(status: ExitStatus) -> String {
     #[cfg(unix)]
@@ -551,6 +616,7 @@ fn perftree_divide(
     moves: &[String],
     depth: u32,
     timeout: Duration,
+    stop: &dyn Fn() -> bool,
 ) -> Result<Divide, EngineError> {
     let args = [depth.to_string(), fen.to_string(), moves.join(" ")];
     let mut child = spawn(command, &args, false)?;
@@ -563,8 +629,7 @@ fn perftree_divide(
     let deadline = Instant::now() + timeout;
     let mut output = Vec::new();
     loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        match lines.recv_timeout(left) {
+        match next_line(&lines, deadline, stop) {
             Ok(line) => {
                 output.push(line);
                 if output.len() > MAX_LINES {
@@ -574,11 +639,15 @@ fn perftree_divide(
                     )));
                 }
             }
-            Err(RecvTimeoutError::Timeout) => {
+            Err(Waited::Timeout) => {
                 kill(&mut child);
                 return Err(EngineError::Timeout(timeout));
             }
-            Err(RecvTimeoutError::Disconnected) => break,
+            Err(Waited::Stopped) => {
+                kill(&mut child);
+                return Err(EngineError::Stopped);
+            }
+            Err(Waited::Closed) => break,
         }
     }
     // The output is closed; the process should be gone or going.

@@ -279,6 +279,85 @@ fn a_new_count_cancels_the_running_one() {
     assert_eq!(long.join().expect("returns").status, 409);
 }
 
+/// Asks `path` of a server whose engine never answers about Kiwipete, waits until the engine
+/// has been asked, then `stop`s the count: the request must come back cancelled long before
+/// the engine's time limit, and the engine answer the next request as before.
+fn stopped_while_the_engine_thinks(path: &str, protocol: &str, stop: fn(&Server)) {
+    let board = KIWIPETE.split(' ').next().unwrap_or_default();
+    let perftree = if protocol == "perftree" {
+        " --perftree"
+    } else {
+        ""
+    };
+    let engine = format!(
+        "{} --bug none --hang-on {board}{perftree}",
+        fake_engine().to_str().expect("a UTF-8 path")
+    );
+    let s = Server::start(&[
+        "--engine",
+        &engine,
+        "--protocol",
+        protocol,
+        "--timeout",
+        "120",
+    ]);
+    let addr = s.addr.clone();
+    let path = path.replace("FEN", &enc(KIWIPETE));
+    let hung = std::thread::spawn(move || request(&addr, "GET", &path, &[], ""));
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        // A divide names the engine's part; a diff's first step asks it right after our
+        // count of depth 1, which takes microseconds.
+        let p = s.get("/api/progress").json();
+        let stage = p["stage"].as_str().unwrap_or_default();
+        if stage.contains("engine") || stage.contains("comparing") {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the engine was never asked: {p}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    let asked = Instant::now();
+    stop(&s);
+    let r = hung.join().expect("the request returns");
+    assert_eq!(r.status, 409, "{}", r.body);
+    assert!(error_of(&r).contains("cancelled"), "{}", r.body);
+    // Without the stop the engine's query would have run to its 120 s limit.
+    assert!(
+        asked.elapsed() < Duration::from_secs(60),
+        "{:?}",
+        asked.elapsed()
+    );
+    let r = s.get("/api/divide?depth=2");
+    assert_eq!(r.status, 200, "{}", r.body);
+    let d = r.json();
+    assert_eq!(d["total"], json!(400));
+    assert_eq!(d["engine_total"], json!(400), "{}", r.body);
+    assert!(d["engine_error"].is_null(), "{}", r.body);
+}
+
+fn cancel(s: &Server) {
+    let r = request(&s.addr, "POST", "/api/cancel", &[], "");
+    assert_eq!(r.json()["cancelled"], json!(true));
+}
+
+#[test]
+fn a_cancel_stops_the_engines_divide_too() {
+    stopped_while_the_engine_thinks("/api/divide?depth=1&fen=FEN", "uci", cancel);
+}
+
+#[test]
+fn a_cancel_stops_a_perftree_engines_divide_too() {
+    stopped_while_the_engine_thinks("/api/divide?depth=1&fen=FEN", "perftree", cancel);
+}
+
+#[test]
+fn a_new_count_stops_the_engines_part_of_a_diff() {
+    stopped_while_the_engine_thinks("/api/diff?depth=1&fen=FEN", "uci", |s| {
+        assert_eq!(s.get("/api/divide?depth=3").json()["total"], json!(8902));
+    });
+}
+
 #[test]
 fn the_page_needs_nothing_from_the_network() {
     let s = Server::start(&[]);

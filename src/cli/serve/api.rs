@@ -280,7 +280,8 @@ pub(super) fn divide<S: Sliders>(state: &State, query: &str) -> Answer {
     let (mut engine_total, mut engine_error) = (None, None);
     if let Some(engine) = &state.engine {
         *lock(&job.stage) = format!("the engine's divide at depth {}", q.depth);
-        match lock(engine).divide(&q.fen, q.chess960, &q.moves, q.depth) {
+        let stop = || job.watch.is_cancelled();
+        match lock(engine).divide_unless(&q.fen, q.chess960, &q.moves, q.depth, &stop) {
             Ok(theirs) => {
                 for (mv, n) in theirs.moves {
                     rows.entry(mv.clone())

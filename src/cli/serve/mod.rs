@@ -6,7 +6,7 @@
 //! only requests whose `Host` names it (a page elsewhere cannot reach it through DNS rebinding)
 //! and whose `Origin`, if any, is its own; nothing a request says is ever run or opened (the
 //! engine is fixed on the command line); the depth is capped, and one count runs at a time, a
-//! new one cancelling the one running.
+//! new one cancelling the one running (an engine still thinking about it is killed).
 
 mod api;
 mod http;
