@@ -7,6 +7,7 @@
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use perft::attacks::magic::Prng;
+#[cfg(target_arch = "x86_64")]
 use perft::cpu::{Simd, SimdKind};
 use perft::perft::{Counting, Options, perft, perft_with};
 use perft::{Bitboard, Classical, Magic, Position, Sliders, Square};

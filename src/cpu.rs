@@ -40,32 +40,20 @@ pub fn has_avx512_lanes() -> bool {
     }
 }
 
-/// Whether this CPU has BMI2's `pext`.
+/// Whether this CPU has BMI2's `pext` (the PEXT sliders exist on x86-64 only).
+#[cfg(target_arch = "x86_64")]
 #[inline]
 pub(crate) fn has_bmi2() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        cfg!(target_feature = "bmi2") || std::arch::is_x86_feature_detected!("bmi2")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+    cfg!(target_feature = "bmi2") || std::arch::is_x86_feature_detected!("bmi2")
 }
 
 /// The vendor string's three registers (`ebx`, `edx`, `ecx` of `cpuid` leaf 0) and the
-/// signature (`eax` of leaf 1), or `None` off x86-64.
-pub(crate) fn signature() -> Option<(u32, u32, u32, u32)> {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::__cpuid;
-        let vendor = __cpuid(0);
-        Some((vendor.ebx, vendor.edx, vendor.ecx, __cpuid(1).eax))
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        None
-    }
+/// signature (`eax` of leaf 1).
+#[cfg(target_arch = "x86_64")]
+pub(crate) fn signature() -> (u32, u32, u32, u32) {
+    use std::arch::x86_64::__cpuid;
+    let vendor = __cpuid(0);
+    (vendor.ebx, vendor.edx, vendor.ecx, __cpuid(1).eax)
 }
 
 /// The kinds of last-ply code, widest first.

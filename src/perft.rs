@@ -2,7 +2,9 @@
 
 use crate::attacks::Sliders;
 use crate::bitboard::Bitboard;
-use crate::cpu::{Simd, SimdKind};
+use crate::cpu::Simd;
+#[cfg(target_arch = "x86_64")]
+use crate::cpu::SimdKind;
 use crate::inert::Inert;
 use crate::movegen::{self, MoveList, PawnTargets, Sink};
 use crate::nodes::Nodes;
@@ -50,7 +52,8 @@ pub(crate) trait Leaf {
     type Wide: Copy + Default + AddAssign + Send;
     /// Whether a leaf adds only 1 to the total (a plain count, its last ply counted and not
     /// made): then all leaves are alike, so the last ply may be counted in lanes of boards
-    /// where the copy has them.
+    /// where the copy has them (the lanes are x86-64's alone).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     const PLAIN: bool;
     /// The total of depth 0: the position itself, reached by no move.
     const ROOT: Self::Narrow;

@@ -61,8 +61,8 @@ impl Pext {
     /// Whether this CPU runs `pext` in microcode: AMD's before Zen 3 (family 0x19) take tens
     /// to hundreds of cycles per `pext`, against three for a multiply, so magic is faster there.
     pub fn microcoded() -> bool {
-        crate::cpu::signature()
-            .is_some_and(|(ebx, edx, ecx, eax)| microcoded_on(ebx, edx, ecx, eax))
+        let (ebx, edx, ecx, eax) = crate::cpu::signature();
+        microcoded_on(ebx, edx, ecx, eax)
     }
 }
 
