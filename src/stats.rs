@@ -330,13 +330,15 @@ fn replies_may_check<S: Sliders>(board: &Board) -> bool {
                 return true;
             }
         }
-        let back_rank = dirs.start_rank.shift(-dirs.up);
-        let lines = S::rook(
-            k,
-            occupied - rights - Bitboard::from_square(board.king(them)),
-        );
-        if rights.any() && (lines & back_rank).any() {
-            return true;
+        if rights.any() {
+            let back_rank = dirs.start_rank.shift(-dirs.up);
+            let lines = S::rook(
+                k,
+                occupied - rights - Bitboard::from_square(board.king(them)),
+            );
+            if (lines & back_rank).any() {
+                return true;
+            }
         }
     }
     false
