@@ -12,11 +12,15 @@
 //!
 //! The leaves are not made one by one. At the leaves' parent the move kinds give the capture,
 //! en-passant, castle and promotion counts; a move is played (on a copy of the board) only when
-//! it may give check: its destination is among the squares from which its piece kind attacks the
-//! enemy king, or it leaves a line between one of our sliders and that king (a *discoverer*),
-//! or it is a castle, an en-passant capture or a promotion. The checkers and, in check, the
-//! replies of the played move's board then classify it exactly, so the filter only has to be
-//! a superset of the checking moves.
+//! it gives or may give check. A piece move, pawn push or pawn capture (no promotion, no en
+//! passant) gives direct check exactly when its destination is among the squares from which its
+//! piece kind attacks the enemy king (the line from there was open, and the move fills no square
+//! on it), and discovered check exactly when it leaves a line between one of our sliders and
+//! that king (its piece is a *discoverer*): the squares tell the kind of check, and the board
+//! after the move is needed only to test for mate. A promotion, an en-passant capture, and a
+//! castle whose rook lands on a line to the enemy king, or whose king or rook leaves a line to
+//! it with a slider of ours of the line's kind on it, may give check: the checkers of the board
+//! after the move classify it, so that filter only has to be a superset of the checking moves.
 
 use crate::attacks::{self, PawnDirs, Sliders};
 use crate::bitboard::Bitboard;
@@ -441,8 +445,62 @@ pub(crate) fn leaf_stats_on<S: Sliders>(
     // SAFETY: the sink wrote the first `len` candidates.
     let candidates = unsafe { sink.candidates[..sink.len].assume_init_ref() };
     for c in candidates {
-        play_and_record::<S>(board, paths, c.from, c.to, c.how, total);
+        // Where the squares tell the kind of check, the board after the move is needed only
+        // to find mates; a move they tell gives none is not played.
+        let check = match c.how {
+            Play::Piece { kind, .. } => match sink.check(kind, c.from, c.to) {
+                None => continue,
+                known => known,
+            },
+            Play::DoublePush => match sink.check(PieceKind::Pawn, c.from, c.to) {
+                None => continue,
+                known => known,
+            },
+            Play::Special(mv) if mv.kind() == MoveKind::Castle => {
+                total.castles += 1;
+                if !castle_may_check(board, mv) {
+                    continue;
+                }
+                None
+            }
+            _ => None,
+        };
+        play_and_record::<S>(board, paths, c.from, c.to, c.how, check, total);
     }
+}
+
+/// Whether castling `mv` on `board` may give check (a superset; the castle is played to find
+/// out): their king stands on a line of the rook's destination, or on a line through the
+/// king's or the rook's square on which a slider of ours of the line's kind stands.
+#[inline(always)]
+fn castle_may_check(board: &Board, mv: Move) -> bool {
+    let us = board.side_to_move();
+    let eksq = board.king(!us);
+    if attacks::rook_empty(mv.castle_rook_to()).contains(eksq) {
+        return true;
+    }
+    let (straight, diagonal) = board.sliders(us);
+    let rook = Bitboard::from_square(mv.to());
+    [mv.from(), mv.to()].into_iter().any(|sq| {
+        let kind = if attacks::rook_empty(sq).contains(eksq) {
+            straight
+        } else {
+            diagonal
+        };
+        ((attacks::line(sq, eksq) & kind) - rook).any()
+    })
+}
+
+/// The kind of check a piece move or pawn push gives, known from the squares alone (the
+/// fourth kind, by two pieces neither the moved one, only en passant gives).
+#[derive(Clone, Copy)]
+enum Check {
+    /// By the moved piece alone.
+    Direct,
+    /// By one piece, not the moved one.
+    Discovered,
+    /// By two pieces, one the moved piece.
+    DirectDiscovered,
 }
 
 /// A move that may give check, kept by [`LeafSink`] to be played once the generator is done.
@@ -483,6 +541,23 @@ impl<S: Sliders> LeafSink<S> {
         // Each move is kept at most once, and no position has more than `MAX_MOVES`.
         self.candidates[self.len] = MaybeUninit::new(Candidate { from, to, how });
         self.len += 1;
+    }
+
+    /// The check the move of a piece of `kind` from `from` to `to` gives, if legal (not a
+    /// promotion, castle or en passant): direct if it reaches a check square of its kind (their
+    /// line to the king was open before and the move fills no square on it), discovered if it
+    /// leaves a discovery line; none if neither.
+    #[inline(always)]
+    fn check(&self, kind: PieceKind, from: Square, to: Square) -> Option<Check> {
+        let direct = self.check_squares[kind.index()].contains(to);
+        let discovered =
+            self.discoverers.contains(from) && !attacks::line(from, self.eksq).contains(to);
+        match (direct, discovered) {
+            (true, false) => Some(Check::Direct),
+            (false, true) => Some(Check::Discovered),
+            (true, true) => Some(Check::DirectDiscovered),
+            (false, false) => None,
+        }
     }
 
     /// The pawn moves of one group (`targets`, each reached from `delta` behind) that may give
@@ -588,8 +663,9 @@ enum Play {
 }
 
 /// Plays the move from `from` to `to` (`how`) on a copy of `board` and counts its leaf's check
-/// and mate, if any ([`record`]), and the castles, en-passant captures and promotions among
-/// them. Out of line: the played moves are few (about one leaf in a hundred gives check).
+/// and mate, if any: in the kind `check` if known ([`record_check`]), else as the board after
+/// the move shows ([`record`]); and the en-passant captures and promotions. Out of line: the
+/// played moves are few (about one leaf in a hundred gives check).
 ///
 /// The generator gives knights and sliders as if none were pinned (the sink's `TOTALS`) and
 /// takes back the pinned ones' impossible moves afterwards; such a move that leaves a line
@@ -601,6 +677,7 @@ fn play_and_record<S: Sliders>(
     from: Square,
     to: Square,
     how: Play,
+    check: Option<Check>,
     st: &mut Stats<u64>,
 ) {
     let mut child = *board;
@@ -632,16 +709,17 @@ fn play_and_record<S: Sliders>(
             to
         }
         Play::Special(mv) => {
-            if mv.kind() == MoveKind::Castle {
-                st.castles += 1;
-            } else {
+            if mv.kind() == MoveKind::EnPassant {
                 st.enpassants += 1;
             }
             board.play_special_on(mv, &mut child);
             moved_to(mv)
         }
     };
-    record::<S>(&child, paths, dest, st);
+    match check {
+        Some(check) => record_check::<S>(&child, paths, check, st),
+        None => record::<S>(&child, paths, dest, st),
+    }
 }
 
 /// `moves` moves of which `captures` capture, as [`LeafSink`] adds them up.
@@ -666,8 +744,36 @@ fn record<S: Sliders>(child: &Board, paths: &CastlePaths, dest: Square, st: &mut
     if checkers.is_empty() {
         return;
     }
-    let direct = checkers.contains(dest);
-    let double = checkers.more_than_one();
+    record_checked::<S>(
+        child,
+        paths,
+        checkers.contains(dest),
+        checkers.more_than_one(),
+        st,
+    );
+}
+
+/// Counts the leaf `child`, in the kind of check `check`, as [`record`] would.
+#[inline(always)]
+fn record_check<S: Sliders>(child: &Board, paths: &CastlePaths, check: Check, st: &mut Stats<u64>) {
+    let (direct, double) = match check {
+        Check::Direct => (true, false),
+        Check::Discovered => (false, false),
+        Check::DirectDiscovered => (true, true),
+    };
+    record_checked::<S>(child, paths, direct, double, st);
+}
+
+/// Counts the leaf `child`, in check by the moved piece (`direct`) or not, and by two pieces
+/// (`double`) or one: as a mate when it has no legal move.
+#[inline(always)]
+fn record_checked<S: Sliders>(
+    child: &Board,
+    paths: &CastlePaths,
+    direct: bool,
+    double: bool,
+    st: &mut Stats<u64>,
+) {
     let mate = !has_reply::<S>(child, paths);
     let field = match (double, direct, mate) {
         (false, true, false) => &mut st.direct_checks,
@@ -695,7 +801,14 @@ fn has_reply<S: Sliders>(child: &Board, paths: &CastlePaths) -> bool {
             return true;
         }
     }
-    movegen::count_legal_on::<S>(child, paths) > 0
+    count_replies::<S>(child, paths) > 0
+}
+
+/// The legal moves of `child`, out of line: needed only where the king cannot step aside, and
+/// inlined, the whole generator made its caller's frame large for every check recorded.
+#[inline(never)]
+fn count_replies<S: Sliders>(child: &Board, paths: &CastlePaths) -> u64 {
+    movegen::count_legal_on::<S>(child, paths)
 }
 
 /// The statistics of the one leaf `mv` (a legal move of `pos`) leads to, the move played

@@ -349,6 +349,35 @@ fn placements_classified_as_shakmaty_classifies_them() {
     );
 }
 
+/// Castles that give check (the rook landing on a line to their king, a mate among them, in
+/// standard chess and Chess960) are played and classified; castles that cannot are counted
+/// without being played: both as shakmaty classifies them, at depths 1 to 3.
+#[test]
+fn castles_that_check_are_classified_as_shakmaty_classifies_them() {
+    let positions = [
+        // O-O: the rook lands on f1, on the king's file.
+        ("5k2/8/8/8/8/8/8/4K2R w K - 0 1", false),
+        // O-O-O: the rook on d1 checks, and mates the king its own pieces box in.
+        ("2rkr3/2p1p3/8/8/8/8/8/R3K3 w Q - 0 1", false),
+        // Both castles, one checking, the other not; black castles with check in reply.
+        ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", false),
+        ("3k4/8/8/8/8/8/8/1R2K2R w HB - 0 1", true),
+    ];
+    for (fen, chess960) in positions {
+        let ours = Position::from_fen_with(fen, chess960).unwrap();
+        let them = Fen::from_ascii(fen.as_bytes())
+            .unwrap()
+            .into_position::<Chess>(mode(chess960))
+            .unwrap();
+        for depth in 1..=3 {
+            let a = stats_with::<Magic>(&ours, depth, 1, None, Simd::detect());
+            assert_eq!(a, theirs(&them, depth).widen(), "depth {depth} at {fen}");
+            let c = stats_with::<Classical>(&ours, depth, 1, None, Simd::NONE);
+            assert_eq!(c, a, "classical, depth {depth} at {fen}");
+        }
+    }
+}
+
 fn perft(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_perft"))
         .args(args)
