@@ -491,8 +491,8 @@ fn castle_may_check(board: &Board, mv: Move) -> bool {
     })
 }
 
-/// The kind of check a piece move or pawn push gives, known from the squares alone (the
-/// fourth kind, by two pieces neither the moved one, only en passant gives).
+/// The kind of check a piece or pawn move (no promotion, no en passant) gives, known from the
+/// squares alone (the fourth kind, by two pieces neither the moved one, only en passant gives).
 #[derive(Clone, Copy)]
 enum Check {
     /// By the moved piece alone.

@@ -359,8 +359,11 @@ fn castles_that_check_are_classified_as_shakmaty_classifies_them() {
         ("5k2/8/8/8/8/8/8/4K2R w K - 0 1", false),
         // O-O-O: the rook on d1 checks, and mates the king its own pieces box in.
         ("2rkr3/2p1p3/8/8/8/8/8/R3K3 w Q - 0 1", false),
-        // Both castles, one checking, the other not; black castles with check in reply.
+        // Four castles, none checking until a king has stepped onto the file the other
+        // side's rook lands on (depths 2 and 3).
         ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", false),
+        // Chess960 rights by file: the castle with the b1 rook lands it on d1, checking d8;
+        // the other does not check.
         ("3k4/8/8/8/8/8/8/1R2K2R w HB - 0 1", true),
     ];
     for (fen, chess960) in positions {
