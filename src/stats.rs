@@ -470,25 +470,16 @@ pub(crate) fn leaf_stats_on<S: Sliders>(
 }
 
 /// Whether castling `mv` on `board` may give check (a superset; the castle is played to find
-/// out): their king stands on a line of the rook's destination, or on a line through the
-/// king's or the rook's square on which a slider of ours of the line's kind stands.
+/// out): their king stands on a line of the rook's destination. Only the rook can check: a
+/// castle never uncovers a check. Both squares it vacates are on our back rank, where no
+/// slider stands behind them as seen from their king off that rank; along the rank, a slider
+/// of ours and their king on either side of a vacated square both stand outside the castle's
+/// span (every square between the king, the rook and their destinations is empty), so the
+/// king and rook land between them again.
 #[inline(always)]
 fn castle_may_check(board: &Board, mv: Move) -> bool {
-    let us = board.side_to_move();
-    let eksq = board.king(!us);
-    if attacks::rook_empty(mv.castle_rook_to()).contains(eksq) {
-        return true;
-    }
-    let (straight, diagonal) = board.sliders(us);
-    let rook = Bitboard::from_square(mv.to());
-    [mv.from(), mv.to()].into_iter().any(|sq| {
-        let kind = if attacks::rook_empty(sq).contains(eksq) {
-            straight
-        } else {
-            diagonal
-        };
-        ((attacks::line(sq, eksq) & kind) - rook).any()
-    })
+    let eksq = board.king(!board.side_to_move());
+    attacks::rook_empty(mv.castle_rook_to()).contains(eksq)
 }
 
 /// The kind of check a piece or pawn move (no promotion, no en passant) gives, known from the
