@@ -784,7 +784,7 @@ fn record_checked<S: Sliders>(
 
 /// Whether the side to move on `child`, in check, has a legal move. Most checked kings can step
 /// aside: a king step to a square no enemy piece attacks (the king lifted off the board, so
-/// sliders see through its square) answers at once; otherwise the replies are counted.
+/// sliders see through its square) answers at once; otherwise [`answers_check`] looks further.
 #[inline(always)]
 fn has_reply<S: Sliders>(child: &Board, paths: &CastlePaths) -> bool {
     let us = child.side_to_move();
@@ -795,11 +795,60 @@ fn has_reply<S: Sliders>(child: &Board, paths: &CastlePaths) -> bool {
             return true;
         }
     }
-    count_replies::<S>(child, paths) > 0
+    answers_check::<S>(child, paths)
 }
 
-/// The legal moves of `child`, out of line: needed only where the king cannot step aside, and
-/// inlined, the whole generator made its caller's frame large for every check recorded.
+/// Whether the side to move on `child`, in check and with no king step, has a legal move: in
+/// double check none; in single check, a piece of ours that is not pinned (a pinned piece
+/// cannot move in check) taking the checker or stepping between it and our king. Where an
+/// en-passant capture is possible the legal moves are counted instead. Out of line: needed
+/// only where the king cannot step aside, and it keeps `play_and_record`'s frame small.
+#[inline(never)]
+fn answers_check<S: Sliders>(child: &Board, paths: &CastlePaths) -> bool {
+    let (checkers, pinned) = child.checkers_and_pinned();
+    if checkers.more_than_one() {
+        return false;
+    }
+    if checkers.is_empty() || child.ep_square().is_some() {
+        return count_replies::<S>(child, paths) > 0;
+    }
+    let us = child.side_to_move();
+    let ksq = child.king(us);
+    let checker = checkers.lsb();
+    let between = attacks::between(ksq, checker);
+    let free = child.color(us) - pinned - Bitboard::from_square(ksq);
+    let occupied = child.occupied();
+    // Pawns: a capture of the checker, a push or a double push between.
+    let pawns = child.kind(PieceKind::Pawn) & free;
+    let d = PawnDirs::of(us);
+    let double_pushed = (between & d.start_rank.shift(2 * d.up)).shift(-d.up) - occupied;
+    if ((attacks::pawn(!us, checker) | between.shift(-d.up) | double_pushed.shift(-d.up)) & pawns)
+        .any()
+    {
+        return true;
+    }
+    let targets = between | checkers;
+    for n in child.kind(PieceKind::Knight) & free {
+        if (attacks::knight(n) & targets).any() {
+            return true;
+        }
+    }
+    let (straight, diagonal) = child.sliders(us);
+    for s in diagonal & free {
+        if (S::bishop(s, occupied) & targets).any() {
+            return true;
+        }
+    }
+    for s in straight & free {
+        if (S::rook(s, occupied) & targets).any() {
+            return true;
+        }
+    }
+    false
+}
+
+/// The legal moves of `child`, out of line: inlined, the whole generator made its caller's
+/// frame large.
 #[inline(never)]
 fn count_replies<S: Sliders>(child: &Board, paths: &CastlePaths) -> u64 {
     movegen::count_legal_on::<S>(child, paths)

@@ -381,6 +381,37 @@ fn castles_that_check_are_classified_as_shakmaty_classifies_them() {
     }
 }
 
+/// A checked king that cannot step aside is mated unless a piece that is not pinned takes the
+/// checker or steps between: each position below has one check at depth 1 whose only possible
+/// answer is of one kind, classified (check or mate) as shakmaty classifies it, at depths 1
+/// and 2.
+#[test]
+fn checks_answered_only_by_a_block_a_capture_or_en_passant_are_classified_as_shakmaty_does() {
+    let positions = [
+        // Rg1-g5+: the king on a5 is boxed in; only the double push b7-b5 blocks (not mate).
+        "2N5/1p6/p7/k7/4R3/8/8/6RK w - - 0 1",
+        // Ra1-a8+: the bishop on d5 would take a8, but it is pinned by the one on b3 (mate).
+        "6k1/6pp/8/3bN3/8/1B6/7K/R7 w - - 0 1",
+        // d2-d4+: only e4xd3 en passant answers (not mate).
+        "8/8/8/1N2k3/2Q1p3/8/3P4/K4R2 w - - 0 1",
+        // Bd2-b4+: the pawn on d7 would block on d6, but the rook on a7 pins it (mate).
+        "7R/R2pk3/8/6N1/8/8/3B4/K4Q2 w - - 0 1",
+    ];
+    for fen in positions {
+        let ours = Position::from_fen(fen).unwrap();
+        let them = Fen::from_ascii(fen.as_bytes())
+            .unwrap()
+            .into_position::<Chess>(CastlingMode::Standard)
+            .unwrap();
+        for depth in 1..=2 {
+            let a = stats_with::<Magic>(&ours, depth, 1, None, Simd::detect());
+            assert_eq!(a, theirs(&them, depth).widen(), "depth {depth} at {fen}");
+            let c = stats_with::<Classical>(&ours, depth, 1, None, Simd::NONE);
+            assert_eq!(c, a, "classical, depth {depth} at {fen}");
+        }
+    }
+}
+
 fn perft(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_perft"))
         .args(args)
