@@ -8,7 +8,9 @@
 //! - `--hang-on BOARD`: asked about a root position whose FEN starts with BOARD, never answers;
 //! - `--exit-on BOARD`: prints half of the answer, then exits with status 3;
 //! - `--garbage-on BOARD`: prints lines that are not an answer;
-//! - `--other-on BOARD`: answers for the start position instead.
+//! - `--other-on BOARD`: answers for the start position instead;
+//! - `--add N`: reports every move's count N higher (and the total as their sum), to give the
+//!   page counts past what a JavaScript number holds exactly.
 //!
 //! It speaks UCI (just what `perft diff` sends), or with `--perftree` the perftree contract:
 //! `fake_engine [options] --perftree <depth> "<fen>" "<moves>"`.
@@ -33,6 +35,7 @@ struct Fake {
     exit_on: Option<String>,
     garbage_on: Option<String>,
     other_on: Option<String>,
+    add: u64,
 }
 
 impl Fake {
@@ -77,7 +80,7 @@ impl Fake {
             let undo = pos.make(mv);
             let n = self.perft(pos, depth.max(1) - 1);
             pos.unmake(mv, &undo);
-            lines.push((mv.to_uci(pos.is_chess960()), n));
+            lines.push((mv.to_uci(pos.is_chess960()), n + self.add));
         }
         let total = lines.iter().map(|l| l.1).sum();
         (lines, total)
@@ -136,6 +139,7 @@ fn main() {
         exit_on: None,
         garbage_on: None,
         other_on: None,
+        add: 0,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -155,6 +159,7 @@ fn main() {
             "--exit-on" => fake.exit_on = value,
             "--garbage-on" => fake.garbage_on = value,
             "--other-on" => fake.other_on = value,
+            "--add" => fake.add = value.and_then(|v| v.parse().ok()).unwrap_or(0),
             "--perftree" => {
                 perftree = Some(args[i + 1..].to_vec());
                 break;

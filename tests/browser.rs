@@ -1,11 +1,13 @@
 //! The page of `perft serve` in a real browser (headless Chromium over WebDriver): it loads and
 //! divides, a hovered move is drawn, a clicked move is played and divided one ply shallower, the
 //! path goes back, "find the difference" against the fake engine ends on the position where it
-//! goes wrong with the missed move drawn and listed, a bad FEN is said on the page, and the
-//! report of `perft diff --html` draws its board with no server at all.
+//! goes wrong with the missed move drawn and listed, a bad FEN is said on the page, counts past
+//! 2^53 are shown to the last digit, and the report of `perft diff --html` draws its board with
+//! no server at all.
 //!
-//! Counts asserted: the start position's perft 3 (8,902) and perft 2 after e2e4 (600): the
-//! Chess Programming Wiki's "Perft Results" page and Debian's Stockfish 15.1 (`go perft 3`).
+//! Counts asserted: the start position's perft 3 (8,902; a2a3 380) and perft 2 after e2e4
+//! (600): the Chess Programming Wiki's "Perft Results" page and Debian's Stockfish 15.1 (`go
+//! perft 3`).
 //!
 //! With `PERFT_SCREENSHOT=FILE`, the descent's test saves a PNG of the page at the difference
 //! (the README's picture).
@@ -148,6 +150,37 @@ fn find_the_difference_draws_and_lists_the_move_the_engine_missed() {
     b.wait_for(
         "#divide tr.differs[data-move='b8c6']",
         "the differing row marked",
+    );
+}
+
+/// An engine's counts past 2^53 (where a JavaScript number stops holding every integer) are
+/// shown digit for digit: the fake engine adds 2^53 + 1 to each move's count, so every count
+/// and the total are odd numbers no JavaScript number can hold.
+#[test]
+fn counts_past_what_a_javascript_number_holds_are_shown_exactly() {
+    if !have_browser() {
+        return;
+    }
+    let engine = format!(
+        "{} --bug none --add 9007199254740993",
+        fake_engine().to_str().expect("a UTF-8 path")
+    );
+    let (_server, b) = open_page(&["--engine", &engine]);
+    b.wait_until(
+        "return document.getElementById('engine-total').textContent !== '';",
+        "the engine's total is shown",
+    );
+    // 380 + 2^53 + 1, and 8,902 + 20 (2^53 + 1).
+    assert_eq!(
+        b.text("#divide tr[data-move='a2a3'] td.engine-col"),
+        "9,007,199,254,741,373"
+    );
+    assert_eq!(b.text("#engine-total"), "180,143,985,094,828,762");
+    assert!(
+        b.text("#summary")
+            .contains("The engine differs on 20 moves"),
+        "{}",
+        b.text("#summary")
     );
 }
 
