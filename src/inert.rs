@@ -29,10 +29,14 @@
 //! pieces attacks counts separately (their knights' squares added to the above; the rest are
 //! there already). A reply gives check along a line to our king as far as our first piece on
 //! it (a reply cannot take a piece of ours off that line without standing there itself), so a
-//! move from or to such a square counts separately while they have a slider of that line's
-//! kind; king moves always do. Whether a checking reply mates depends on all of our pieces, so
-//! the statistics leave moves unplayed only where no reply can give check (no pawn of theirs
-//! about to promote, among other things); then none does after an inert move either.
+//! move to such a square counts separately while they have a slider of that line's kind; a
+//! move of that first piece off it, only where the part of the line it opens holds a piece of
+//! theirs or a square one of theirs that attacks along the line's kind can reach (a queen by
+//! either kind of move, a castling rook anywhere on its path) or an en-passant capture is on
+//! the board; king moves always do. Whether a checking reply mates depends on all of our
+//! pieces, so the statistics leave moves unplayed only where no reply can give check (no pawn
+//! of theirs about to promote, among other things); then none does after an inert move
+//! either.
 
 use crate::attacks::{self, PawnDirs, Sliders};
 use crate::bitboard::Bitboard;
@@ -195,15 +199,68 @@ impl Inert {
         let k = board.king(us);
         let ours = board.color(us);
         let (rq, bq) = board.sliders(them);
+        let (straight, diagonal) = (S::rook(k, ours), S::bishop(k, ours));
+        let mut lines = Bitboard::EMPTY;
         if rq.any() {
-            separate |= S::rook(k, ours);
+            lines |= straight;
         }
         if bq.any() {
-            separate |= S::bishop(k, ours);
+            lines |= diagonal;
         }
-        inert.from |= separate;
+        // A move off a line from our king (its first piece of ours) counts separately only if
+        // the part of the line it opens holds a piece of theirs, or a square a piece of theirs
+        // that attacks along the line's kind reaches (a queen by either kind of move; a
+        // castling rook anywhere on its path). En passant could take a pawn of ours off the
+        // opened part as well: then every such move counts.
+        let opened = if board.ep_square().is_some() {
+            lines
+        } else {
+            let occ = board.occupied();
+            let theirs = board.color(them);
+            let mut queen_reach = Bitboard::EMPTY;
+            for q in rq & bq {
+                queen_reach |= S::rook(q, occ) | S::bishop(q, occ);
+            }
+            let mut rook_reach = queen_reach;
+            for s in rq - bq {
+                rook_reach |= S::rook(s, occ);
+            }
+            let rights = board.castling_rooks_of(them);
+            for path in paths.of(them) {
+                if (rights & path.rook).any() {
+                    rook_reach |= path.empty | path.king_path | path.rook;
+                }
+            }
+            let mut bishop_reach = queen_reach;
+            for s in bq - rq {
+                bishop_reach |= S::bishop(s, occ);
+            }
+            let mut opened = Bitboard::EMPTY;
+            if rq.any() {
+                for f in straight & ours {
+                    let beyond = (S::rook(f, occ) & attacks::line(k, f))
+                        - attacks::between(k, f)
+                        - Bitboard::from_square(k);
+                    if (beyond & (theirs | rook_reach)).any() {
+                        opened |= Bitboard::from_square(f);
+                    }
+                }
+            }
+            if bq.any() {
+                for f in diagonal & ours {
+                    let beyond = (S::bishop(f, occ) & attacks::line(k, f))
+                        - attacks::between(k, f)
+                        - Bitboard::from_square(k);
+                    if (beyond & (theirs | bishop_reach)).any() {
+                        opened |= Bitboard::from_square(f);
+                    }
+                }
+            }
+            opened
+        };
+        inert.from |= separate | opened;
         for t in &mut inert.to {
-            *t |= separate;
+            *t |= separate | lines;
         }
         inert.to[PieceKind::King.index()] = Bitboard(!0);
         inert
