@@ -18,9 +18,9 @@
 //! on it), and discovered check exactly when it leaves a line between one of our sliders and
 //! that king (its piece is a *discoverer*): the squares tell the kind of check, and the board
 //! after the move is needed only to test for mate. A promotion, an en-passant capture, and a
-//! castle whose rook lands on a line to the enemy king, or whose king or rook leaves a line to
-//! it with a slider of ours of the line's kind on it, may give check: the checkers of the board
-//! after the move classify it, so that filter only has to be a superset of the checking moves.
+//! castle whose rook lands on a line to the enemy king (a castle never uncovers a check) may
+//! give check: the checkers of the board after the move classify it, so that filter only has
+//! to be a superset of the checking moves.
 
 use crate::attacks::{self, PawnDirs, Sliders};
 use crate::bitboard::Bitboard;
