@@ -24,19 +24,19 @@
 //! count separately without need, never the other way round.
 //!
 //! Leaf statistics ask more of an inert move ([`Inert::for_statistics`]): each reply must also
-//! capture, and give check, exactly as it does with no move made. A reply captures on a
-//! square it reaches that holds one of our pieces, so a move from or to a square one of their
-//! pieces attacks counts separately (their knights' squares added to the above; the rest are
-//! there already). A reply gives check along a line to our king as far as our first piece on
-//! it (a reply cannot take a piece of ours off that line without standing there itself), so a
-//! move to such a square counts separately while they have a slider of that line's kind; a
-//! move of that first piece off it, only where the part of the line it opens holds a piece of
-//! theirs or a square one of theirs that attacks along the line's kind can reach (a queen by
-//! either kind of move, a castling rook anywhere on its path) or an en-passant capture is on
-//! the board; king moves always do. Whether a checking reply mates depends on all of our
-//! pieces, so the statistics leave moves unplayed only where no reply can give check (no pawn
-//! of theirs about to promote, among other things); then none does after an inert move
-//! either.
+//! capture, and give check, exactly as it does with no move made. Whether a checking reply
+//! mates depends on all of our pieces, so the statistics leave moves unplayed only where no
+//! reply to the board with no move made can give check (no pawn of theirs about to promote,
+//! among other things); an inert move must then leave every reply without a check too. A
+//! reply captures on a square it reaches that holds one of our pieces, so a move from or to a
+//! square one of their pieces attacks counts separately (their knights' squares added to the
+//! above; the rest are there already). A reply gives check along a line to our king as far as
+//! our first piece on it (a reply cannot take a piece of ours off that line without standing
+//! there itself): a move onto such a line only shortens it, and takes away no check where
+//! there was none, so it may go unplayed; a move of that first piece off it counts separately
+//! where the part of the line it opens holds a piece of theirs or a square one of theirs that
+//! attacks along the line's kind can reach (a queen by either kind of move, a castling rook
+//! anywhere on its path) or an en-passant capture is on the board; king moves always do.
 
 use crate::attacks::{self, PawnDirs, Sliders};
 use crate::bitboard::Bitboard;
@@ -183,10 +183,10 @@ impl Inert {
     }
 
     /// The moves of the side to move on `board` (not in check) inert for leaf statistics: those
-    /// of [`Inert::of`] after which every reply also captures and gives check as it does with
-    /// no move made (see the module documentation). Their boards' leaves are those of the
-    /// board with no move made only where none of its replies gives check. For a board where
-    /// no pawn of the opponent's stands to promote (a promotion could check along any line).
+    /// of [`Inert::of`] after which every reply also captures as it does with no move made, and
+    /// gives no check where none of the replies to the board with no move made does (see the
+    /// module documentation). Their boards' leaves are then those of the board with no move
+    /// made; where a reply to it gives check they may differ, and each must be played.
     #[inline(always)]
     pub(crate) fn for_statistics<S: Sliders>(board: &Board, paths: &CastlePaths) -> Inert {
         let mut inert = Inert::of::<S>(board, paths);
@@ -259,8 +259,10 @@ impl Inert {
             opened
         };
         inert.from |= separate | opened;
+        // A move onto a line from our king need not count separately: where no reply checks,
+        // a piece blocking that line takes no check away.
         for t in &mut inert.to {
-            *t |= separate | lines;
+            *t |= separate;
         }
         inert.to[PieceKind::King.index()] = Bitboard(!0);
         inert
