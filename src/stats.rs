@@ -434,6 +434,7 @@ pub(crate) fn leaf_stats_on<S: Sliders>(
         ],
         discoverers: discoverers(board, us),
         moves: 0,
+        castles: 0,
         candidates: [const { MaybeUninit::uninit() }; MAX_MOVES],
         len: 0,
         sliders: PhantomData,
@@ -442,6 +443,7 @@ pub(crate) fn leaf_stats_on<S: Sliders>(
     let moves = sink.moves;
     total.nodes += moves & u64::from(u32::MAX);
     total.captures += moves >> 32;
+    total.castles += sink.castles;
     // SAFETY: the sink wrote the first `len` candidates.
     let candidates = unsafe { sink.candidates[..sink.len].assume_init_ref() };
     for c in candidates {
@@ -456,29 +458,21 @@ pub(crate) fn leaf_stats_on<S: Sliders>(
                 None => continue,
                 known => known,
             },
-            Play::Special(mv) if mv.kind() == MoveKind::Castle => {
-                total.castles += 1;
-                if !castle_may_check(board, mv) {
-                    continue;
-                }
-                None
-            }
             _ => None,
         };
         play_and_record::<S>(board, paths, c.from, c.to, c.how, check, total);
     }
 }
 
-/// Whether castling `mv` on `board` may give check (a superset; the castle is played to find
-/// out): their king stands on a line of the rook's destination. Only the rook can check: a
+/// Whether castling `mv` may give check to the enemy king on `eksq` (a superset; the castle is
+/// played to find out): that king stands on a line of the rook's destination. Only the rook can check: a
 /// castle never uncovers a check. Both squares it vacates are on our back rank, where no
 /// slider stands behind them as seen from their king off that rank; along the rank, a slider
 /// of ours and their king on either side of a vacated square both stand outside the castle's
 /// span (every square between the king, the rook and their destinations is empty), so the
 /// king and rook land between them again.
 #[inline(always)]
-fn castle_may_check(board: &Board, mv: Move) -> bool {
-    let eksq = board.king(!board.side_to_move());
+fn castle_may_check(eksq: Square, mv: Move) -> bool {
     attacks::rook_empty(mv.castle_rook_to()).contains(eksq)
 }
 
@@ -516,6 +510,8 @@ struct LeafSink<S> {
     /// and one word, so that it stays in a register: as two fields of the record, every update
     /// was a load and a store the next one waited on.
     moves: u64,
+    /// The castles, all counted here: only those that may give check are kept to be played.
+    castles: u64,
     /// The moves that may give check (and the castles, en-passant captures and promotions), to
     /// be played once the generator is done: then the pass holds no call, around which its
     /// values would have to wait on the stack (measured: a little faster than a call at each
@@ -626,11 +622,15 @@ impl<S: Sliders> Sink for LeafSink<S> {
         }
     }
 
-    /// En passant and castling: counted and played.
+    /// En passant: counted and played. Castling: counted, and played where it may give check.
     #[inline(always)]
     fn single(&mut self, mv: Move) {
         if mv.kind() == MoveKind::Castle {
             self.moves += tally(1, 0);
+            self.castles += 1;
+            if !castle_may_check(self.eksq, mv) {
+                return;
+            }
         } else {
             self.moves += tally(1, 1);
         }
