@@ -488,6 +488,18 @@ enum Check {
     DirectDiscovered,
 }
 
+impl Check {
+    /// Whether the moved piece gives the check, and whether two pieces do.
+    #[inline(always)]
+    fn by_mover_and_double(self) -> (bool, bool) {
+        match self {
+            Check::Direct => (true, false),
+            Check::Discovered => (false, false),
+            Check::DirectDiscovered => (true, true),
+        }
+    }
+}
+
 /// A move that may give check, kept by [`LeafSink`] to be played once the generator is done.
 #[derive(Clone, Copy)]
 struct Candidate {
@@ -657,9 +669,9 @@ enum Play {
 }
 
 /// Plays the move from `from` to `to` (`how`) on a copy of `board` and counts its leaf's check
-/// and mate, if any: in the kind `check` if known ([`record_check`]), else as the board after
-/// the move shows ([`record`]); and the en-passant captures and promotions. Out of line: the
-/// played moves are few (about one leaf in a hundred gives check).
+/// and mate, if any: in the kind `check` if known, else as the board after the move shows
+/// ([`record`]); and the en-passant captures and promotions. Out of line: the played moves are
+/// few (about one leaf in a hundred gives check).
 ///
 /// The generator gives knights and sliders as if none were pinned (the sink's `TOTALS`) and
 /// takes back the pinned ones' impossible moves afterwards; such a move that leaves a line
@@ -711,7 +723,10 @@ fn play_and_record<S: Sliders>(
         }
     };
     match check {
-        Some(check) => record_check::<S>(&child, paths, check, st),
+        Some(check) => {
+            let (direct, double) = check.by_mover_and_double();
+            record_checked::<S>(&child, paths, direct, double, st);
+        }
         None => record::<S>(&child, paths, dest, st),
     }
 }
@@ -745,17 +760,6 @@ fn record<S: Sliders>(child: &Board, paths: &CastlePaths, dest: Square, st: &mut
         checkers.more_than_one(),
         st,
     );
-}
-
-/// Counts the leaf `child`, in the kind of check `check`, as [`record`] would.
-#[inline(always)]
-fn record_check<S: Sliders>(child: &Board, paths: &CastlePaths, check: Check, st: &mut Stats<u64>) {
-    let (direct, double) = match check {
-        Check::Direct => (true, false),
-        Check::Discovered => (false, false),
-        Check::DirectDiscovered => (true, true),
-    };
-    record_checked::<S>(child, paths, direct, double, st);
 }
 
 /// Counts the leaf `child`, in check by the moved piece (`direct`) or not, and by two pieces
