@@ -367,17 +367,23 @@ fn castles_that_check_are_classified_as_shakmaty_classifies_them() {
         ("3k4/8/8/8/8/8/8/1R2K2R w HB - 0 1", true),
     ];
     for (fen, chess960) in positions {
-        let ours = Position::from_fen_with(fen, chess960).unwrap();
-        let them = Fen::from_ascii(fen.as_bytes())
-            .unwrap()
-            .into_position::<Chess>(mode(chess960))
-            .unwrap();
-        for depth in 1..=3 {
-            let a = stats_with::<Magic>(&ours, depth, 1, None, Simd::detect());
-            assert_eq!(a, theirs(&them, depth).widen(), "depth {depth} at {fen}");
-            let c = stats_with::<Classical>(&ours, depth, 1, None, Simd::NONE);
-            assert_eq!(c, a, "classical, depth {depth} at {fen}");
-        }
+        assert_classified_as_shakmaty_does(fen, chess960, 3);
+    }
+}
+
+/// The statistics of `fen` at depths 1 to `max_depth`, with magic sliders in the CPU's copy of
+/// the code and with the ray scan in the baseline copy, each equal to shakmaty's.
+fn assert_classified_as_shakmaty_does(fen: &str, chess960: bool, max_depth: u32) {
+    let ours = Position::from_fen_with(fen, chess960).unwrap();
+    let them = Fen::from_ascii(fen.as_bytes())
+        .unwrap()
+        .into_position::<Chess>(mode(chess960))
+        .unwrap();
+    for depth in 1..=max_depth {
+        let a = stats_with::<Magic>(&ours, depth, 1, None, Simd::detect());
+        assert_eq!(a, theirs(&them, depth).widen(), "depth {depth} at {fen}");
+        let c = stats_with::<Classical>(&ours, depth, 1, None, Simd::NONE);
+        assert_eq!(c, a, "classical, depth {depth} at {fen}");
     }
 }
 
@@ -398,17 +404,7 @@ fn checks_answered_only_by_a_block_a_capture_or_en_passant_are_classified_as_sha
         "7R/R2pk3/8/6N1/8/8/3B4/K4Q2 w - - 0 1",
     ];
     for fen in positions {
-        let ours = Position::from_fen(fen).unwrap();
-        let them = Fen::from_ascii(fen.as_bytes())
-            .unwrap()
-            .into_position::<Chess>(CastlingMode::Standard)
-            .unwrap();
-        for depth in 1..=2 {
-            let a = stats_with::<Magic>(&ours, depth, 1, None, Simd::detect());
-            assert_eq!(a, theirs(&them, depth).widen(), "depth {depth} at {fen}");
-            let c = stats_with::<Classical>(&ours, depth, 1, None, Simd::NONE);
-            assert_eq!(c, a, "classical, depth {depth} at {fen}");
-        }
+        assert_classified_as_shakmaty_does(fen, false, 2);
     }
 }
 
