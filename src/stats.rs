@@ -465,12 +465,12 @@ pub(crate) fn leaf_stats_on<S: Sliders>(
 }
 
 /// Whether castling `mv` may give check to the enemy king on `eksq` (a superset; the castle is
-/// played to find out): that king stands on a line of the rook's destination. Only the rook can check: a
-/// castle never uncovers a check. Both squares it vacates are on our back rank, where no
-/// slider stands behind them as seen from their king off that rank; along the rank, a slider
-/// of ours and their king on either side of a vacated square both stand outside the castle's
-/// span (every square between the king, the rook and their destinations is empty), so the
-/// king and rook land between them again.
+/// played to find out): that king stands on a line of the rook's destination. Only the rook
+/// can check: a castle never uncovers a check. Both squares it vacates are on our back rank,
+/// where no slider stands behind them as seen from their king off that rank; along the rank, a
+/// slider of ours and their king on either side of a vacated square both stand outside the
+/// castle's span (every square between the king, the rook and their destinations is empty),
+/// so the king and rook land between them again.
 #[inline(always)]
 fn castle_may_check(eksq: Square, mv: Move) -> bool {
     attacks::rook_empty(mv.castle_rook_to()).contains(eksq)
@@ -524,10 +524,10 @@ struct LeafSink<S> {
     moves: u64,
     /// The castles, all counted here: only those that may give check are kept to be played.
     castles: u64,
-    /// The moves that may give check (and the castles, en-passant captures and promotions), to
-    /// be played once the generator is done: then the pass holds no call, around which its
-    /// values would have to wait on the stack (measured: a little faster than a call at each
-    /// place a candidate is found).
+    /// The moves that may give check (the castles among them, and every en-passant capture and
+    /// promotion), to be played once the generator is done: then the pass holds no call,
+    /// around which its values would have to wait on the stack (measured: a little faster than
+    /// a call at each place a candidate is found).
     candidates: [MaybeUninit<Candidate>; MAX_MOVES],
     len: usize,
     sliders: PhantomData<S>,
