@@ -55,6 +55,45 @@ pub(crate) struct Inert {
     pub(crate) to: [Bitboard; 6],
 }
 
+/// Where the sliders of the side not to move reach on a board, first blockers included, by
+/// the kind of line.
+#[derive(Clone, Copy)]
+pub(crate) struct SliderReach {
+    /// Along ranks and files: their rooks' and queens'.
+    pub(crate) straight: Bitboard,
+    /// Along diagonals: their bishops' and queens'.
+    pub(crate) diagonal: Bitboard,
+    /// Their queens', along both.
+    pub(crate) queens: Bitboard,
+}
+
+impl SliderReach {
+    /// Where the sliders of the side not to move reach on `board`.
+    #[inline(always)]
+    pub(crate) fn of<S: Sliders>(board: &Board) -> SliderReach {
+        let occ = board.occupied();
+        let (rq, bq) = board.sliders(!board.side_to_move());
+        let mut reach = SliderReach {
+            straight: Bitboard::EMPTY,
+            diagonal: Bitboard::EMPTY,
+            queens: Bitboard::EMPTY,
+        };
+        for s in rq - bq {
+            reach.straight |= S::rook(s, occ);
+        }
+        for s in bq - rq {
+            reach.diagonal |= S::bishop(s, occ);
+        }
+        for q in rq & bq {
+            let (straight, diagonal) = (S::rook(q, occ), S::bishop(q, occ));
+            reach.straight |= straight;
+            reach.diagonal |= diagonal;
+            reach.queens |= straight | diagonal;
+        }
+        reach
+    }
+}
+
 impl Inert {
     /// No move is inert.
     pub(crate) const NONE: Inert = Inert {
@@ -66,6 +105,21 @@ impl Inert {
     /// every move counts separately: [`Inert::NONE`]).
     #[inline(always)]
     pub(crate) fn of<S: Sliders>(board: &Board, paths: &CastlePaths) -> Inert {
+        let occ = board.occupied();
+        let (their_rq, their_bq) = board.sliders(!board.side_to_move());
+        let mut reach = Bitboard::EMPTY;
+        for s in their_rq {
+            reach |= S::rook(s, occ);
+        }
+        for s in their_bq {
+            reach |= S::bishop(s, occ);
+        }
+        Inert::with_reach::<S>(board, paths, reach)
+    }
+
+    /// [`Inert::of`], given `reach`: the squares the opponent's sliders reach.
+    #[inline(always)]
+    fn with_reach<S: Sliders>(board: &Board, paths: &CastlePaths, reach: Bitboard) -> Inert {
         let us = board.side_to_move();
         let them = !us;
         let theirs = board.color(them);
@@ -75,14 +129,7 @@ impl Inert {
         // Squares whose occupancy the opponent's moves read.
         let pawns = board.pieces(them, PieceKind::Pawn);
         let their_dirs = PawnDirs::of(them);
-        let mut open = their_dirs.reach(pawns);
-        let (their_rq, their_bq) = board.sliders(them);
-        for s in their_rq {
-            open |= S::rook(s, occ);
-        }
-        for s in their_bq {
-            open |= S::bishop(s, occ);
-        }
+        let mut open = their_dirs.reach(pawns) | reach;
 
         // Squares whose being attacked by us the opponent's moves read.
         let mut zone = Bitboard::from_square(k) | (attacks::king(k) - theirs);
@@ -187,9 +234,14 @@ impl Inert {
     /// gives no check where none of the replies to the board with no move made does (see the
     /// module documentation). Their boards' leaves are then those of the board with no move
     /// made; where a reply to it gives check they may differ, and each must be played.
+    /// `reach`: where the opponent's sliders reach on `board`.
     #[inline(always)]
-    pub(crate) fn for_statistics<S: Sliders>(board: &Board, paths: &CastlePaths) -> Inert {
-        let mut inert = Inert::of::<S>(board, paths);
+    pub(crate) fn for_statistics<S: Sliders>(
+        board: &Board,
+        paths: &CastlePaths,
+        reach: &SliderReach,
+    ) -> Inert {
+        let mut inert = Inert::with_reach::<S>(board, paths, reach.straight | reach.diagonal);
         let us = board.side_to_move();
         let them = !us;
         let mut separate = Bitboard::EMPTY;
@@ -200,41 +252,31 @@ impl Inert {
         let ours = board.color(us);
         let (rq, bq) = board.sliders(them);
         let (straight, diagonal) = (S::rook(k, ours), S::bishop(k, ours));
-        let mut lines = Bitboard::EMPTY;
-        if rq.any() {
-            lines |= straight;
-        }
-        if bq.any() {
-            lines |= diagonal;
-        }
         // A move off a line from our king (its first piece of ours) counts separately only if
         // the part of the line it opens holds a piece of theirs, or a square a piece of theirs
         // that attacks along the line's kind reaches (a queen by either kind of move; a
         // castling rook anywhere on its path). En passant could take a pawn of ours off the
         // opened part as well: then every such move counts.
         let opened = if board.ep_square().is_some() {
+            let mut lines = Bitboard::EMPTY;
+            if rq.any() {
+                lines |= straight;
+            }
+            if bq.any() {
+                lines |= diagonal;
+            }
             lines
         } else {
             let occ = board.occupied();
             let theirs = board.color(them);
-            let mut queen_reach = Bitboard::EMPTY;
-            for q in rq & bq {
-                queen_reach |= S::rook(q, occ) | S::bishop(q, occ);
-            }
-            let mut rook_reach = queen_reach;
-            for s in rq - bq {
-                rook_reach |= S::rook(s, occ);
-            }
+            let mut rook_reach = reach.straight | reach.queens;
             let rights = board.castling_rooks_of(them);
             for path in paths.of(them) {
                 if (rights & path.rook).any() {
                     rook_reach |= path.empty | path.king_path | path.rook;
                 }
             }
-            let mut bishop_reach = queen_reach;
-            for s in bq - rq {
-                bishop_reach |= S::bishop(s, occ);
-            }
+            let bishop_reach = reach.diagonal | reach.queens;
             let mut opened = Bitboard::EMPTY;
             if rq.any() {
                 for f in straight & ours {

@@ -25,7 +25,7 @@
 use crate::attacks::{self, PawnDirs, Sliders};
 use crate::bitboard::Bitboard;
 use crate::cpu::Simd;
-use crate::inert::Inert;
+use crate::inert::{Inert, SliderReach};
 use crate::movegen::{self, MAX_MOVES, PawnTargets, Sink};
 use crate::nodes::{Nodes, Tally};
 use crate::perft::{BoardLeaf, Build, Leaf, OneByOne, divide_leaves, perft_2_as, total_leaves};
@@ -263,10 +263,9 @@ impl BoardLeaf for Statistics {
     /// give check; else none, as the unplayed moves would then all be played again.
     #[inline(always)]
     fn inert<S: Sliders>(board: &Board, paths: &CastlePaths) -> Inert {
-        if replies_may_check::<S>(board) {
-            Inert::NONE
-        } else {
-            Inert::for_statistics::<S>(board, paths)
+        match no_reply_checks::<S>(board) {
+            None => Inert::NONE,
+            Some(reach) => Inert::for_statistics::<S>(board, paths, &reach),
         }
     }
     /// Where no reply to the board with no move made gives check, each unplayed move's leaves
@@ -282,7 +281,11 @@ impl BoardLeaf for Statistics {
         } else {
             let mut replay = Unplayed::<S, B> {
                 pos,
-                inert: Inert::for_statistics::<S>(pos.board(), pos.castle_path_table()),
+                inert: Inert::for_statistics::<S>(
+                    pos.board(),
+                    pos.castle_path_table(),
+                    &SliderReach::of::<S>(pos.board()),
+                ),
                 total,
                 build: PhantomData,
             };
@@ -296,9 +299,11 @@ impl BoardLeaf for Statistics {
 /// and our king, or a pawn of theirs can promote, or a castling rook of theirs may land on a
 /// line to our king. A superset of the checking replies, cheaper than finding them: a
 /// position where it is wrong costs time, never a count ([`BoardLeaf::unplayed`] looks at
-/// the replies themselves).
+/// the replies themselves). `None` where one may; else where their sliders reach, found on
+/// the way (only once the cheaper tests have passed) and read again by
+/// [`Inert::for_statistics`].
 #[inline(always)]
-fn replies_may_check<S: Sliders>(board: &Board) -> bool {
+fn no_reply_checks<S: Sliders>(board: &Board) -> Option<SliderReach> {
     let us = board.side_to_move();
     let them = !us;
     let k = board.king(us);
@@ -306,46 +311,37 @@ fn replies_may_check<S: Sliders>(board: &Board) -> bool {
     let dirs = PawnDirs::of(them);
     let pawns = board.pieces(them, PieceKind::Pawn);
     if (pawns & dirs.promo_from).any() || (dirs.reach(pawns) & attacks::pawn(us, k)).any() {
-        return true;
+        return None;
     }
     let knight_checks = attacks::knight(k);
     for n in board.pieces(them, PieceKind::Knight) {
         if (attacks::knight(n) & knight_checks).any() {
-            return true;
+            return None;
         }
     }
-    let (rq, bq) = board.sliders(them);
     if discoverers(board, them).any() {
-        return true;
+        return None;
     }
-    if bq.any() {
-        let checks = S::bishop(k, occupied);
-        for s in bq {
-            if (S::bishop(s, occupied) & checks).any() {
-                return true;
-            }
-        }
+    let reach = SliderReach::of::<S>(board);
+    let (rq, bq) = board.sliders(them);
+    if bq.any() && (reach.diagonal & S::bishop(k, occupied)).any() {
+        return None;
+    }
+    if rq.any() && (reach.straight & S::rook(k, occupied)).any() {
+        return None;
     }
     let rights = board.castling_rooks_of(them);
-    if rq.any() || rights.any() {
-        let checks = S::rook(k, occupied);
-        for s in rq {
-            if (S::rook(s, occupied) & checks).any() {
-                return true;
-            }
-        }
-        if rights.any() {
-            let back_rank = dirs.start_rank.shift(-dirs.up);
-            let lines = S::rook(
-                k,
-                occupied - rights - Bitboard::from_square(board.king(them)),
-            );
-            if (lines & back_rank).any() {
-                return true;
-            }
+    if rights.any() {
+        let back_rank = dirs.start_rank.shift(-dirs.up);
+        let lines = S::rook(
+            k,
+            occupied - rights - Bitboard::from_square(board.king(them)),
+        );
+        if (lines & back_rank).any() {
+            return None;
         }
     }
-    false
+    Some(reach)
 }
 
 /// The generator's sink that plays, at a depth-2 node, the quiet moves its inert moves let go
@@ -949,10 +945,10 @@ pub fn stats_with<S: Sliders>(
 
 #[cfg(test)]
 mod tests {
-    use super::{Statistics, Stats, replies_may_check, stats};
+    use super::{Statistics, Stats, no_reply_checks, stats};
     use crate::attacks::Magic;
     use crate::bitboard::Bitboard;
-    use crate::inert::Inert;
+    use crate::inert::{Inert, SliderReach};
     use crate::movegen::legal_moves;
     use crate::perft::{Baseline, BoardLeaf};
     use crate::position::Position;
@@ -961,7 +957,8 @@ mod tests {
     /// The moves of `pos` that [`Inert::for_statistics`] lets go unplayed, and the statistics
     /// of their leaves, each move made and its leaves classified.
     fn each_unplayed(pos: &Position) -> (u64, Stats) {
-        let inert = Inert::for_statistics::<Magic>(pos.board(), pos.castle_path_table());
+        let reach = SliderReach::of::<Magic>(pos.board());
+        let inert = Inert::for_statistics::<Magic>(pos.board(), pos.castle_path_table(), &reach);
         let (mut n, mut total) = (0, Stats::default());
         for &mv in &legal_moves::<Magic>(pos) {
             let Some(piece) = pos.piece_at(mv.from()) else {
@@ -996,7 +993,11 @@ mod tests {
             ("7k/8/8/8/8/8/5PPP/1N4K1 w - - 0 1", false, false),
         ] {
             let pos = Position::from_fen(fen).unwrap();
-            assert_eq!(replies_may_check::<Magic>(pos.board()), checks, "{fen}");
+            assert_eq!(
+                no_reply_checks::<Magic>(pos.board()).is_none(),
+                checks,
+                "{fen}"
+            );
             let (n, expected) = each_unplayed(&pos);
             assert!(n > 0, "{fen}: no move left unplayed");
             let mut got = Stats::default();
