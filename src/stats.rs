@@ -297,9 +297,11 @@ impl BoardLeaf for Statistics {
 /// Whether a reply of the opponent on `board` with no move made may give check: some piece of
 /// theirs reaches a square it would check from, or stands alone between one of their sliders
 /// and our king, or a pawn of theirs can promote, or a castling rook of theirs may land on a
-/// line to our king. A superset of the checking replies, cheaper than finding them: a
-/// position where it is wrong costs time, never a count ([`BoardLeaf::unplayed`] looks at
-/// the replies themselves). `None` where one may; else where their sliders reach, found on
+/// line to our king. A superset of the checking replies, cheaper than finding them: it
+/// answers `None` wherever a reply checks (a unit test holds it to that over thousands of
+/// positions), and may where none does, which costs time (every move is then played). Should
+/// it miss a check, that too costs time, never a count ([`BoardLeaf::unplayed`] looks at the
+/// replies themselves). `None` where one may; else where their sliders reach, found on
 /// the way (only once the cheaper tests have passed) and read again by
 /// [`Inert::for_statistics`].
 #[inline(always)]
@@ -324,10 +326,22 @@ fn no_reply_checks<S: Sliders>(board: &Board) -> Option<SliderReach> {
     }
     let reach = SliderReach::of::<S>(board);
     let (rq, bq) = board.sliders(them);
-    if bq.any() && (reach.diagonal & S::bishop(k, occupied)).any() {
-        return None;
-    }
-    if rq.any() && (reach.straight & S::rook(k, occupied)).any() {
+    // The squares from which a slider checks along each kind of line; a queen checks from
+    // both, whichever kind of move took it there.
+    let diagonal_checks = if bq.any() {
+        S::bishop(k, occupied)
+    } else {
+        Bitboard::EMPTY
+    };
+    let straight_checks = if rq.any() {
+        S::rook(k, occupied)
+    } else {
+        Bitboard::EMPTY
+    };
+    if (reach.diagonal & diagonal_checks).any()
+        || (reach.straight & straight_checks).any()
+        || (reach.queens & (diagonal_checks | straight_checks)).any()
+    {
         return None;
     }
     let rights = board.castling_rooks_of(them);
@@ -947,11 +961,12 @@ pub fn stats_with<S: Sliders>(
 mod tests {
     use super::{Statistics, Stats, no_reply_checks, stats};
     use crate::attacks::Magic;
+    use crate::attacks::magic::Prng;
     use crate::bitboard::Bitboard;
     use crate::inert::{Inert, SliderReach};
     use crate::movegen::legal_moves;
     use crate::perft::{Baseline, BoardLeaf};
-    use crate::position::Position;
+    use crate::position::{Position, STARTPOS};
     use crate::types::MoveKind;
 
     /// The moves of `pos` that [`Inert::for_statistics`] lets go unplayed, and the statistics
@@ -991,6 +1006,10 @@ mod tests {
             // The rook checks on a1 and e2; neither mates, whatever the knight did.
             ("7k/8/8/8/2N5/8/r7/4K3 w - - 0 1", true, false),
             ("7k/8/8/8/8/8/5PPP/1N4K1 w - - 0 1", false, false),
+            // The queen checks on a5 after a move along the file, and on no square it reaches
+            // along a diagonal: a gate that paired each kind of move with its own kind of line
+            // would miss it.
+            ("q6k/8/8/8/8/8/4P1PP/1N2K3 w - - 0 1", true, false),
         ] {
             let pos = Position::from_fen(fen).unwrap();
             assert_eq!(
@@ -1004,14 +1023,158 @@ mod tests {
             Statistics::unplayed::<Magic, Baseline>(&pos, n, &mut got);
             assert_eq!(got.widen(), expected, "{fen}");
             // Where they differ, the board with no move made would not do.
-            let mut passed = Stats::default();
-            Statistics::on_board::<Magic>(
-                &pos.board().passed(),
-                pos.castle_path_table(),
-                &mut passed,
-            );
-            let times_n = Stats::from_array(passed.to_array().map(|v| v * n));
+            let times_n = Stats::from_array(passed(&pos).to_array().map(|v| v * n));
             assert_eq!(times_n.widen() != expected, differ, "{fen}");
         }
+    }
+
+    /// The statistics of the replies to `pos` with no move made.
+    fn passed(pos: &Position) -> Stats<u64> {
+        let mut passed = Stats::default();
+        Statistics::on_board::<Magic>(&pos.board().passed(), pos.castle_path_table(), &mut passed);
+        passed
+    }
+
+    /// Positions reached by random play from openings, middle games and endings (standard
+    /// and Chess960), and random placements of kings and up to 24 other pieces (mostly
+    /// unreachable, with checks from every side), all with the side to move not in check: the
+    /// depth-2 nodes where moves may go unplayed.
+    fn depth_2_nodes() -> Vec<Position> {
+        let mut rng = Prng::new(0x1EAF);
+        let mut found = Vec::new();
+        for (fen, chess960) in [
+            (STARTPOS, false),
+            (
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                false,
+            ),
+            ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", false),
+            (
+                "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+                false,
+            ),
+            (
+                "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+                false,
+            ),
+            (
+                "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+                true,
+            ),
+        ] {
+            for _ in 0..30 {
+                let mut pos = Position::from_fen_with(fen, chess960).unwrap();
+                for _ in 0..60 {
+                    let moves = legal_moves::<Magic>(&pos);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    if !pos.board().in_check() {
+                        found.push(pos.clone());
+                    }
+                    pos.make(moves[(rng.next_u64() % moves.len() as u64) as usize]);
+                }
+            }
+        }
+        for _ in 0..3000 {
+            let mut squares = [None::<char>; 64];
+            let others: Vec<char> = (0..rng.next_u64() % 25)
+                .map(|_| b"PPPPNBRQppppnbrq"[(rng.next_u64() % 16) as usize] as char)
+                .collect();
+            for piece in "Kk".chars().chain(others) {
+                let sq = loop {
+                    let sq = (rng.next_u64() % 64) as usize;
+                    let back = !(8..56).contains(&sq);
+                    if squares[sq].is_none() && !(back && matches!(piece, 'P' | 'p')) {
+                        break sq;
+                    }
+                };
+                squares[sq] = Some(piece);
+            }
+            let ranks: Vec<String> = squares
+                .chunks(8)
+                .rev()
+                .map(|rank| {
+                    let mut text = String::new();
+                    let mut empty = 0;
+                    for square in rank {
+                        match square {
+                            None => empty += 1,
+                            Some(c) => {
+                                if empty > 0 {
+                                    text += &empty.to_string();
+                                    empty = 0;
+                                }
+                                text.push(*c);
+                            }
+                        }
+                    }
+                    if empty > 0 {
+                        text += &empty.to_string();
+                    }
+                    text
+                })
+                .collect();
+            let side = if rng.next_u64().is_multiple_of(2) {
+                'w'
+            } else {
+                'b'
+            };
+            let fen = format!("{} {side} - - 0 1", ranks.join("/"));
+            if let Ok(pos) = Position::from_fen(&fen)
+                && !pos.board().in_check()
+            {
+                found.push(pos);
+            }
+        }
+        found
+    }
+
+    /// The statistics let moves go unplayed only where [`no_reply_checks`] answers `Some`, and
+    /// count the replies of the board with no move made for them: that is right only if then
+    /// no reply gives check. Checked against the leaves' own classification, on positions
+    /// where replies do check (which the gate must catch) and where none does.
+    #[test]
+    fn moves_go_unplayed_only_where_no_reply_gives_check() {
+        let (mut open, mut checking) = (0, 0);
+        for pos in depth_2_nodes() {
+            let checks = passed(&pos).checks();
+            if checks > 0 {
+                checking += 1;
+            }
+            if no_reply_checks::<Magic>(pos.board()).is_some() {
+                open += 1;
+                assert_eq!(checks, 0, "a reply gives check in {}", pos.to_fen());
+            }
+        }
+        // Both kinds met, many times: the assertion was really put to the test.
+        eprintln!("{open} open, {checking} checking");
+        assert!(
+            open > 1000 && checking > 1000,
+            "{open} open, {checking} checking"
+        );
+    }
+
+    /// Where the gate lets moves go unplayed, each unplayed move's leaves are those of the
+    /// board with no move made: [`BoardLeaf::unplayed`] must give what making each move and
+    /// classifying its leaves gives.
+    #[test]
+    fn unplayed_moves_count_as_if_played_where_no_reply_checks() {
+        let mut compared = 0;
+        for pos in depth_2_nodes() {
+            if no_reply_checks::<Magic>(pos.board()).is_none() {
+                continue;
+            }
+            let (n, expected) = each_unplayed(&pos);
+            if n == 0 {
+                continue;
+            }
+            let mut got = Stats::default();
+            Statistics::unplayed::<Magic, Baseline>(&pos, n, &mut got);
+            assert_eq!(got.widen(), expected, "{}", pos.to_fen());
+            compared += 1;
+        }
+        eprintln!("{compared} positions compared");
+        assert!(compared > 500, "{compared} positions compared");
     }
 }
