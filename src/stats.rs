@@ -961,12 +961,12 @@ pub fn stats_with<S: Sliders>(
 mod tests {
     use super::{Statistics, Stats, no_reply_checks, stats};
     use crate::attacks::Magic;
-    use crate::attacks::magic::Prng;
     use crate::bitboard::Bitboard;
+    use crate::inert::tests::depth_2_nodes;
     use crate::inert::{Inert, SliderReach};
     use crate::movegen::legal_moves;
     use crate::perft::{Baseline, BoardLeaf};
-    use crate::position::{Position, STARTPOS};
+    use crate::position::Position;
     use crate::types::MoveKind;
 
     /// The moves of `pos` that [`Inert::for_statistics`] lets go unplayed, and the statistics
@@ -1033,101 +1033,6 @@ mod tests {
         let mut passed = Stats::default();
         Statistics::on_board::<Magic>(&pos.board().passed(), pos.castle_path_table(), &mut passed);
         passed
-    }
-
-    /// Positions reached by random play from openings, middle games and endings (standard
-    /// and Chess960), and random placements of kings and up to 24 other pieces (mostly
-    /// unreachable, with checks from every side), all with the side to move not in check: the
-    /// depth-2 nodes where moves may go unplayed.
-    fn depth_2_nodes() -> Vec<Position> {
-        let mut rng = Prng::new(0x1EAF);
-        let mut found = Vec::new();
-        for (fen, chess960) in [
-            (STARTPOS, false),
-            (
-                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-                false,
-            ),
-            ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", false),
-            (
-                "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-                false,
-            ),
-            (
-                "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-                false,
-            ),
-            (
-                "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
-                true,
-            ),
-        ] {
-            for _ in 0..30 {
-                let mut pos = Position::from_fen_with(fen, chess960).unwrap();
-                for _ in 0..60 {
-                    let moves = legal_moves::<Magic>(&pos);
-                    if moves.is_empty() {
-                        break;
-                    }
-                    if !pos.board().in_check() {
-                        found.push(pos.clone());
-                    }
-                    pos.make(moves[(rng.next_u64() % moves.len() as u64) as usize]);
-                }
-            }
-        }
-        for _ in 0..3000 {
-            let mut squares = [None::<char>; 64];
-            let others: Vec<char> = (0..rng.next_u64() % 25)
-                .map(|_| b"PPPPNBRQppppnbrq"[(rng.next_u64() % 16) as usize] as char)
-                .collect();
-            for piece in "Kk".chars().chain(others) {
-                let sq = loop {
-                    let sq = (rng.next_u64() % 64) as usize;
-                    let back = !(8..56).contains(&sq);
-                    if squares[sq].is_none() && !(back && matches!(piece, 'P' | 'p')) {
-                        break sq;
-                    }
-                };
-                squares[sq] = Some(piece);
-            }
-            let ranks: Vec<String> = squares
-                .chunks(8)
-                .rev()
-                .map(|rank| {
-                    let mut text = String::new();
-                    let mut empty = 0;
-                    for square in rank {
-                        match square {
-                            None => empty += 1,
-                            Some(c) => {
-                                if empty > 0 {
-                                    text += &empty.to_string();
-                                    empty = 0;
-                                }
-                                text.push(*c);
-                            }
-                        }
-                    }
-                    if empty > 0 {
-                        text += &empty.to_string();
-                    }
-                    text
-                })
-                .collect();
-            let side = if rng.next_u64().is_multiple_of(2) {
-                'w'
-            } else {
-                'b'
-            };
-            let fen = format!("{} {side} - - 0 1", ranks.join("/"));
-            if let Ok(pos) = Position::from_fen(&fen)
-                && !pos.board().in_check()
-            {
-                found.push(pos);
-            }
-        }
-        found
     }
 
     /// The statistics let moves go unplayed only where [`no_reply_checks`] answers `Some`, and
