@@ -1006,7 +1006,7 @@ mod tests {
             // The rook checks on a1 and e2; neither mates, whatever the knight did.
             ("7k/8/8/8/2N5/8/r7/4K3 w - - 0 1", true, false),
             ("7k/8/8/8/8/8/5PPP/1N4K1 w - - 0 1", false, false),
-            // The queen checks on a5 after a move along the file, and on no square it reaches
+            // The queen checks from a5, reached along the file, and from no square it reaches
             // along a diagonal: a gate that paired each kind of move with its own kind of line
             // would miss it.
             ("q6k/8/8/8/8/8/4P1PP/1N2K3 w - - 0 1", true, false),
