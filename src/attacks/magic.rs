@@ -13,8 +13,8 @@
 //! as constants below, so the program never searches at start-up, and the tables are `static`s
 //! filled at compile time by `const fn`: the hot loop pays one load per lookup and nothing else.
 //! A compile-time check rejects a shipped magic that has a destructive collision, and
-//! `tests/magic.rs` checks that the finder still reproduces the constants and compares every
-//! subset of every mask with the classical ray scan.
+//! `tests/capabilities/magic.rs` checks that the finder still reproduces the constants and
+//! compares every subset of every mask with the classical ray scan.
 
 use super::{BISHOP_DIRS, RAYS, ROOK_DIRS, Sliders};
 use crate::bitboard::Bitboard;

@@ -22,7 +22,7 @@ impl Position {
     /// child's bucket with it before the child is made). [`Position::make`] computes the same key
     /// as it plays the move, sharing its loads with the board update (taking it from here would
     /// do the victim, en-passant and castling work twice);
-    /// `tests/make_unmake.rs` checks the two agree on every move of its walks.
+    /// `tests/capabilities/make_unmake.rs` checks the two agree on every move of its walks.
     ///
     /// Assumes `mv` is legal in this position, as [`Position::make`] does.
     #[inline(always)]

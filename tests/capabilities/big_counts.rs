@@ -2,7 +2,7 @@
 //! checked against an independent count of two bare kings made here from the kings' squares
 //! alone (no position, no generator of ours).
 
-mod common;
+use crate::common;
 
 use perft::cpu::Simd;
 use perft::perft::{Counting, Options, divide_with, perft, perft_with};

@@ -12,7 +12,7 @@
 //! With `PERFT_SCREENSHOT=FILE`, the descent's test saves a PNG of the page at the difference
 //! (the README's picture).
 
-mod common;
+use crate::common;
 
 use common::fake_engine;
 use common::web::{Browser, Server, have_browser};

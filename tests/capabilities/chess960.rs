@@ -1,7 +1,7 @@
 //! Chess960: the published suite (every count up to 10^6 nodes), both castling notations,
 //! castling printed king-takes-rook, and the castling rules that only Chess960 exercises.
 
-mod common;
+use crate::common;
 
 use perft::movegen::legal_moves;
 use perft::perft::{Counting, perft};

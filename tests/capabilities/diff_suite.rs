@@ -7,7 +7,7 @@
 //! The suite, tests/data/diff.epd, holds published counts only (lines copied from the other
 //! suite files); the fake engines are our generator with one fault switched on.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::process::{Command, Output};

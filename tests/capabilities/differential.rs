@@ -8,9 +8,9 @@
 //! to accept them, through every way we count: the default threaded path (with the last-ply
 //! lanes and the compiled copies where the CPU has them), a table, each slider kind, no bulk.
 //!
-//! `cargo test --release --test differential -- --ignored` runs a hundred times more.
+//! `cargo test --release --test capabilities differential -- --ignored` runs a hundred times more.
 
-mod common;
+use crate::common;
 
 #[cfg(target_arch = "x86_64")]
 use perft::attacks::Pext;

@@ -9,7 +9,7 @@
 //! page); the number of distinct positions after 3, 4 and 5 plies, 5,362, 72,078 and 822,518
 //! (OEIS A083276).
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::{Command, Output, Stdio};

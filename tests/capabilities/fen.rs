@@ -1,7 +1,7 @@
 //! FEN parsing and printing: the round trip on every suite position, and each rejection with a
 //! message that names the field and the problem.
 
-mod common;
+use crate::common;
 
 use perft::position::FenError;
 use perft::{Color, Position, Square};

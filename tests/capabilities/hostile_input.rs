@@ -2,7 +2,7 @@
 //! the FEN parser, random bytes into the EPD reader and the UCI loop, random arguments to the
 //! binary, and the hostile command-line cases one by one (exit status 2 and a clear error).
 
-mod common;
+use crate::common;
 
 use perft::perft::{Counting, Options, perft, perft_with};
 use perft::{Magic, Position, epd};

@@ -2,9 +2,9 @@
 //! order, and the type of each value; an array by its first element), must equal the golden
 //! shape in `tests/data/json/`. A renamed, removed or retyped field fails here, so a change of
 //! schema is a visible, reviewed change of those files. `PERFT_BLESS=1 cargo test --release
-//! --test json_schema` rewrites them after an intended change.
+//! --test capabilities json_schema` rewrites them after an intended change.
 
-mod common;
+use crate::common;
 
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};

@@ -3,7 +3,7 @@
 //! `Position::key_after` gives the key make reaches.
 //! The board perft's last ply plays a move on equals the board make gives.
 
-mod common;
+use crate::common;
 
 use perft::movegen::legal_moves;
 use perft::suite::parse_position;

@@ -5,7 +5,7 @@
 //! Counts asserted: the start position's perft 1 and 2 (20, 400) (Chess Programming Wiki, "Perft Results"), and its 400 two-ply
 //! lines as the jobs of a two-ply split.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};

@@ -4,7 +4,7 @@
 //! Counts asserted besides the suites': the start position's perft 6, 119,060,324 (Chess
 //! Programming Wiki, "Perft Results").
 
-mod common;
+use crate::common;
 
 use perft::cpu::Simd;
 use perft::perft::{Counting, Options, perft, perft_with};

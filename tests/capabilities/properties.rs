@@ -1,7 +1,7 @@
 //! Property tests (proptest) over positions reached by random play and over random piece
 //! placements (mostly unreachable, which is where generators break).
 
-mod common;
+use crate::common;
 
 use perft::attacks::magic::Prng;
 use perft::movegen::{

@@ -2,7 +2,7 @@
 //! (placeholders filled in, output files sent to a scratch directory) and must not be refused.
 //! A long count still running after a moment has passed: its arguments were accepted.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

@@ -11,7 +11,7 @@
 //! is the published 197,281 less the two leaves it forgets: it omits b8c6 in the position after
 //! 1. e4 e5 2. Nf3, reached at depth 3 under e2e4 and, by transposition, under g1f3.
 
-mod common;
+use crate::common;
 
 use common::fake_engine;
 use common::web::{Reply, Server, request};

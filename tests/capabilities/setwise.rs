@@ -3,7 +3,7 @@
 //! position (standard and Chess960): each kind of lanes this CPU runs.
 #![cfg(target_arch = "x86_64")]
 
-mod common;
+use crate::common;
 
 use perft::cpu::{Simd, SimdKind};
 use perft::movegen::{count_legal_on, legal_moves};

@@ -3,7 +3,7 @@
 //! one-bucket table; a differential test that classifies every leaf with shakmaty's own moves
 //! and checkers; and the binary's table and JSON.
 
-mod common;
+use crate::common;
 
 use perft::attacks::magic::Prng;
 use perft::cpu::Simd;

@@ -4,7 +4,7 @@
 //! Counts asserted: the start position's perft 1 to 3 (20, 400, 8,902) and 9 (2,439,530,234,167)
 //! (Chess Programming Wiki, "Perft Results"); the lines meant to fail carry a count one off the published one.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::process::{Command, Output};

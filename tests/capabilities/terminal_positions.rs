@@ -5,7 +5,7 @@
 //! when that list is empty, so every check here runs under a watchdog: a hang fails the test
 //! instead of stalling CI.
 
-mod common;
+use crate::common;
 
 use perft::attacks::magic::Prng;
 use perft::movegen::legal_moves;

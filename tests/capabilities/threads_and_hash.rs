@@ -6,7 +6,7 @@
 //! position 3's perft 7 (178,633,661) (Chess Programming Wiki, "Perft Results"). The other numbers are table entries the tests
 //! store themselves and read back.
 
-mod common;
+use crate::common;
 
 use perft::perft::{Counting, Options, divide_with, perft_with};
 use perft::tt::Table;

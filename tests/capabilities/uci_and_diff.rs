@@ -7,7 +7,7 @@
 //! wrong count, 197,279, is the published 197,281 less the two leaves it forgets (derived by
 //! hand beside the test).
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};

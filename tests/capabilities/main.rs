@@ -1,0 +1,33 @@
+//! The tests of perft's capabilities, one module per capability (docs/testing.md says what
+//! each checks). One test binary, not one per file: the tests build as the tool does (fat
+//! link-time optimization, one codegen unit), and each binary is a whole-program link of the
+//! library and its test dependencies, so one binary builds in minutes less than thirty.
+
+mod common;
+
+mod attacks;
+mod big_counts;
+mod browser;
+mod chess960;
+mod cli;
+mod compare;
+mod diff_suite;
+mod differential;
+mod distributed;
+mod epd;
+mod fen;
+mod hostile_input;
+mod json_schema;
+mod magic;
+mod make_unmake;
+mod options;
+mod perft_suites;
+mod properties;
+mod readme;
+mod serve;
+mod setwise;
+mod stats;
+mod suite;
+mod terminal_positions;
+mod threads_and_hash;
+mod uci_and_diff;
