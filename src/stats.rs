@@ -304,7 +304,10 @@ impl BoardLeaf for Statistics {
 /// replies themselves). `None` where one may; else where their sliders reach, found on
 /// the way (only once the cheaper tests have passed) and read again by
 /// [`Inert::for_statistics`].
-#[inline(always)]
+///
+/// Out of line: it runs once per depth-2 node, and inlined into the pass it made the
+/// statistics 2-4% slower (docs/performance.md).
+#[inline(never)]
 fn no_reply_checks<S: Sliders>(board: &Board) -> Option<SliderReach> {
     let us = board.side_to_move();
     let them = !us;
