@@ -329,8 +329,7 @@ fn no_reply_checks<S: Sliders>(board: &Board) -> Option<SliderReach> {
     }
     let reach = SliderReach::of::<S>(board);
     let (rq, bq) = board.sliders(them);
-    // The squares from which a slider checks along each kind of line; a queen checks from
-    // both, whichever kind of move took it there.
+    // The squares from which a slider checks along each kind of line.
     let diagonal_checks = if bq.any() {
         S::bishop(k, occupied)
     } else {
@@ -341,10 +340,7 @@ fn no_reply_checks<S: Sliders>(board: &Board) -> Option<SliderReach> {
     } else {
         Bitboard::EMPTY
     };
-    if (reach.diagonal & diagonal_checks).any()
-        || (reach.straight & straight_checks).any()
-        || (reach.queens & (diagonal_checks | straight_checks)).any()
-    {
+    if ((reach.diagonal & diagonal_checks) | (reach.straight & straight_checks)).any() {
         return None;
     }
     let rights = board.castling_rooks_of(them);
