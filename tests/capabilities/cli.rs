@@ -4,14 +4,8 @@
 //! Kiwipete's perft 1, 3 and 4 (48, 97,862, 4,085,603) (Chess Programming Wiki, "Perft Results"); the divide of the start
 //! position at depth 2 (twenty moves of 20 each: each reply of Black's is one of twenty).
 
-use std::process::{Command, Output};
-
-fn perft(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_perft"))
-        .args(args)
-        .output()
-        .expect("binary runs")
-}
+use crate::common::perft;
+use std::process::Output;
 
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()

@@ -2,17 +2,10 @@
 //! divide's rows and the options it refuses, and `--simd` naming the copy of the code it ran.
 //! (The statistics' values: `stats.rs`.)
 
+use crate::common::perft;
 use perft::cpu::Simd;
-use std::process::Command;
 
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -";
-
-fn perft(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_perft"))
-        .args(args)
-        .output()
-        .expect("binary runs")
-}
 
 #[test]
 fn the_table_has_the_wiki_columns() {

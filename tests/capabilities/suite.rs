@@ -4,17 +4,9 @@
 //! Counts asserted: the start position's perft 1 to 3 (20, 400, 8,902) and 9 (2,439,530,234,167)
 //! (Chess Programming Wiki, "Perft Results"); the lines meant to fail carry a count one off the published one.
 
-use crate::common;
+use crate::common::{self, perft};
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn perft(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_perft"))
-        .args(args)
-        .output()
-        .expect("binary runs")
-}
 
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()

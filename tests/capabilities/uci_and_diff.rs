@@ -7,17 +7,10 @@
 //! wrong count, 197,279, is the published 197,281 less the two leaves it forgets (derived by
 //! hand beside the test).
 
-use crate::common;
+use crate::common::{self, perft};
 
 use std::io::Write;
-use std::process::{Command, Output, Stdio};
-
-fn perft(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_perft"))
-        .args(args)
-        .output()
-        .expect("binary runs")
-}
+use std::process::{Command, Stdio};
 
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()

@@ -9,7 +9,16 @@ use perft::epd::{self, EpdEntry};
 use std::ffi::OsStr;
 use std::ops::Deref;
 use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
 use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// The perft binary run with `args`, to its end: its exit status and output.
+pub fn perft(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_perft"))
+        .args(args)
+        .output()
+        .expect("binary runs")
+}
 
 /// A fresh, empty directory of the test's own under the system's temporary directory, removed
 /// with everything in it when dropped (when the test ends, passed or failed), so that test runs
