@@ -12,13 +12,11 @@
 //! With `PERFT_SCREENSHOT=FILE`, the descent's test saves a PNG of the page at the difference
 //! (the README's picture).
 
-use crate::common;
+use crate::common::{self, START};
 
 use common::fake_engine;
 use common::web::{Browser, Server, have_browser};
 use serde_json::json;
-
-const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
 fn board_fen(b: &Browser) -> String {
     b.js(

@@ -4,7 +4,7 @@
 //! Kiwipete's perft 1, 3 and 4 (48, 97,862, 4,085,603) (Chess Programming Wiki, "Perft Results"); the divide of the start
 //! position at depth 2 (twenty moves of 20 each: each reply of Black's is one of twenty).
 
-use crate::common::perft;
+use crate::common::{KIWIPETE, perft};
 use std::process::Output;
 
 fn stdout(o: &Output) -> String {
@@ -14,8 +14,6 @@ fn stdout(o: &Output) -> String {
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
-
-const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 
 #[test]
 fn count_is_a_plain_integer_on_stdout() {

@@ -7,7 +7,7 @@
 //! The suite, tests/data/diff.epd, holds published counts only (lines copied from the other
 //! suite files); the fake engines are our generator with one fault switched on.
 
-use crate::common;
+use crate::common::{self, text};
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -30,10 +30,6 @@ fn perft(args: &[&str]) -> Output {
     });
     rx.recv_timeout(WATCHDOG)
         .unwrap_or_else(|_| panic!("perft {shown} did not return within {WATCHDOG:?}"))
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
 }
 
 fn fake(options: &str) -> String {

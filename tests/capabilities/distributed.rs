@@ -9,14 +9,13 @@
 //! page); the number of distinct positions after 3, 4 and 5 plies, 5,362, 72,078 and 822,518
 //! (OEIS A083276).
 
-use crate::common;
+use crate::common::{self, KIWIPETE, text};
 
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 const WATCHDOG: Duration = Duration::from_secs(300);
 
 fn bin() -> &'static str {
@@ -38,10 +37,6 @@ fn perft(args: &[&str]) -> Output {
     let mut cmd = Command::new(bin());
     cmd.args(args);
     run(cmd)
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
 }
 
 /// A fresh directory for one test, removed when dropped.

@@ -5,7 +5,7 @@
 //! Counts asserted: the start position's perft 1 and 2 (20, 400) (Chess Programming Wiki, "Perft Results"), and its 400 two-ply
 //! lines as the jobs of a two-ply split.
 
-use crate::common;
+use crate::common::{self, text};
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
@@ -33,10 +33,6 @@ fn run_with_input(args: &[&str], input: &str) -> Output {
         .write_all(input.as_bytes())
         .expect("perft reads its input");
     child.wait_with_output().expect("perft ends")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
 }
 
 /// A fresh directory for one test, removed when dropped.

@@ -2,13 +2,11 @@
 //! (placeholders filled in, output files sent to a scratch directory) and must not be refused.
 //! A long count still running after a moment has passed: its arguments were accepted.
 
-use crate::common;
+use crate::common::{self, KIWIPETE};
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 
 /// The `perft` command lines of the README's code blocks: lines of `sh` blocks that start with
 /// `perft`, and `$ perft` lines of the blocks that show output, with `\` continuations joined.

@@ -11,15 +11,13 @@
 //! is the published 197,281 less the two leaves it forgets: it omits b8c6 in the position after
 //! 1. e4 e5 2. Nf3, reached at depth 3 under e2e4 and, by transposition, under g1f3.
 
-use crate::common;
+use crate::common::{self, KIWIPETE};
 
 use common::fake_engine;
 use common::web::{Reply, Server, request};
 use serde_json::{Value, json};
 use std::process::Command;
 use std::time::{Duration, Instant};
-
-const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 
 fn enc(s: &str) -> String {
     s.bytes()

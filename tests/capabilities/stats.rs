@@ -3,7 +3,7 @@
 //! one-bucket table; and a differential test that classifies every leaf with shakmaty's own
 //! moves and checkers. The command's table, JSON and divide: `stats_command.rs`.
 
-use crate::common;
+use crate::common::{self, KIWIPETE, START};
 
 use perft::attacks::magic::Prng;
 use perft::cpu::Simd;
@@ -14,8 +14,6 @@ use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Position as _};
 
-const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -";
 const POS3: &str = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - -";
 const POS4: &str = "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1";
 

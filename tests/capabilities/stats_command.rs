@@ -2,10 +2,8 @@
 //! divide's rows and the options it refuses, and `--simd` naming the copy of the code it ran.
 //! (The statistics' values: `stats.rs`.)
 
-use crate::common::perft;
+use crate::common::{KIWIPETE, perft};
 use perft::cpu::Simd;
-
-const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -";
 
 #[test]
 fn the_table_has_the_wiki_columns() {

@@ -4,13 +4,9 @@
 //! Counts asserted: the start position's perft 1 to 3 (20, 400, 8,902) and 9 (2,439,530,234,167)
 //! (Chess Programming Wiki, "Perft Results"); the lines meant to fail carry a count one off the published one.
 
-use crate::common::{self, perft};
+use crate::common::{self, START, perft, text};
 
 use std::path::PathBuf;
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
 
 /// Writes `content` to a file in a fresh scratch directory (removed when it is dropped).
 fn temp_file(name: &str, content: &[u8]) -> (common::Scratch, PathBuf) {
@@ -18,8 +14,6 @@ fn temp_file(name: &str, content: &[u8]) -> (common::Scratch, PathBuf) {
     let path = dir.file(name, content);
     (dir, path)
 }
-
-const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
 #[test]
 fn passing_suite_exits_0_with_a_summary() {

@@ -5,7 +5,7 @@
 //! when that list is empty, so every check here runs under a watchdog: a hang fails the test
 //! instead of stalling CI.
 
-use crate::common;
+use crate::common::{self, text};
 
 use perft::attacks::magic::Prng;
 use perft::movegen::legal_moves;
@@ -58,10 +58,6 @@ fn perft_bin(args: &[&str], stdin: &str) -> Output {
             None => std::thread::sleep(Duration::from_millis(5)),
         }
     }
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
 }
 
 const FOOLS_MATE_BLACK: &str = "rnbqkbnr/ppppp2p/5p2/6pQ/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 1 3";

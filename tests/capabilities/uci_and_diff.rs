@@ -7,14 +7,10 @@
 //! wrong count, 197,279, is the published 197,281 less the two leaves it forgets (derived by
 //! hand beside the test).
 
-use crate::common::{self, perft};
+use crate::common::{self, perft, text};
 
 use std::io::Write;
 use std::process::{Command, Stdio};
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
 
 fn uci_exchange(input: &str) -> String {
     uci_exchange_with(&[], input)

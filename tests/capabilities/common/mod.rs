@@ -185,3 +185,14 @@ pub fn placed(seed: u64) -> Option<Position> {
         .or_else(|_| Position::from_fen(&format!("{fen} {side} - - 0 1")))
         .ok()
 }
+
+/// The start position.
+pub const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+/// Kiwipete, the Chess Programming Wiki's position 2.
+pub const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+
+/// A process's output bytes as text.
+pub fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
