@@ -1,7 +1,7 @@
 //! Engines that are wrong in known ways, for testing `perft diff`. Our own generator underneath,
 //! with one fault switched on by the arguments:
 //!
-//! - no fault: forgets the move b8c6 wherever the position after 1. e4 e5 2. Nf3 occurs;
+//! - no fault (or `--bug b8c6`): forgets the move b8c6 wherever the position after 1. e4 e5 2. Nf3 occurs;
 //! - `--bug ep-pin`: also plays en-passant captures that leave its own king in check;
 //! - `--bug queen-only`: promotes to a queen only;
 //! - `--bug none`: no fault in the move generation at all;
@@ -13,7 +13,8 @@
 //!   page counts past what a JavaScript number holds exactly.
 //!
 //! It speaks UCI (just what `perft diff` sends), or with `--perftree` the perftree contract:
-//! `fake_engine [options] --perftree <depth> "<fen>" "<moves>"`.
+//! `fake_engine [options] --perftree <depth> "<fen>" "<moves>"`. An unknown option or a bad
+//! value is an error (exit 2), so that a test never runs a fault it did not ask for.
 
 use perft::movegen::{legal_moves, pseudo_legal_moves};
 use perft::uci::play_moves;
@@ -129,6 +130,12 @@ impl Fake {
     }
 }
 
+/// A bad command line: what is wrong on stderr, exit status 2 (as our own binary does).
+fn usage(what: &str) -> ! {
+    eprintln!("fake_engine: {what}");
+    std::process::exit(2)
+}
+
 fn main() {
     let mut b8c6 = Position::startpos();
     play_moves(&mut b8c6, ["e2e4", "e7e5", "g1f3"]).expect("the moves are legal");
@@ -145,32 +152,45 @@ fn main() {
     let mut i = 0;
     let mut perftree = None;
     while i < args.len() {
-        let value = args.get(i + 1).cloned();
-        match args[i].as_str() {
+        let option = args[i].as_str();
+        if option == "--perftree" {
+            perftree = Some(args[i + 1..].to_vec());
+            break;
+        }
+        let Some(value) = args.get(i + 1).cloned() else {
+            usage(&format!("{option} wants a value"));
+        };
+        match option {
             "--bug" => {
-                fake.bug = match value.as_deref() {
-                    Some("ep-pin") => Bug::EpPin,
-                    Some("queen-only") => Bug::QueenOnly,
-                    Some("none") => Bug::None,
-                    _ => Bug::B8c6,
+                fake.bug = match value.as_str() {
+                    "b8c6" => Bug::B8c6,
+                    "ep-pin" => Bug::EpPin,
+                    "queen-only" => Bug::QueenOnly,
+                    "none" => Bug::None,
+                    _ => usage(&format!(
+                        "--bug {value}: not b8c6, ep-pin, queen-only or none"
+                    )),
                 }
             }
-            "--hang-on" => fake.hang_on = value,
-            "--exit-on" => fake.exit_on = value,
-            "--garbage-on" => fake.garbage_on = value,
-            "--other-on" => fake.other_on = value,
-            "--add" => fake.add = value.and_then(|v| v.parse().ok()).unwrap_or(0),
-            "--perftree" => {
-                perftree = Some(args[i + 1..].to_vec());
-                break;
+            "--hang-on" => fake.hang_on = Some(value),
+            "--exit-on" => fake.exit_on = Some(value),
+            "--garbage-on" => fake.garbage_on = Some(value),
+            "--other-on" => fake.other_on = Some(value),
+            "--add" => {
+                fake.add = value
+                    .parse()
+                    .unwrap_or_else(|_| usage(&format!("--add {value}: not a whole number")));
             }
-            _ => {}
+            _ => usage(&format!("unknown option {option}")),
         }
         i += 2;
     }
     let mut out = std::io::stdout();
     if let Some(args) = perftree {
-        let depth = args.first().and_then(|d| d.parse().ok()).unwrap_or(1);
+        let Some(depth) = args.first().map(|d| d.parse()) else {
+            usage("--perftree wants a depth");
+        };
+        let depth = depth.unwrap_or_else(|_| usage("--perftree: the depth is not a number"));
         let fen = args
             .get(1)
             .map_or(perft::position::STARTPOS, String::as_str);

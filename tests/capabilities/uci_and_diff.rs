@@ -244,6 +244,57 @@ fn diff_agrees_where_the_fake_engine_is_right() {
     assert!(out.contains("no difference"), "{out}");
 }
 
+/// The tests' engine with its faults must not run some other fault on a mistyped option: a
+/// diff test would then pass or fail for the wrong reason.
+#[test]
+fn the_fake_engine_refuses_options_it_does_not_know() {
+    let engine = common::fake_engine();
+    for (args, says) in [
+        (&["--add", "12x"][..], "--add 12x: not a whole number"),
+        (
+            &["--bug", "eppin"][..],
+            "--bug eppin: not b8c6, ep-pin, queen-only or none",
+        ),
+        (&["--frobnicate", "1"][..], "unknown option --frobnicate"),
+        (&["--bug"][..], "--bug wants a value"),
+        (
+            &["--perftree", "two", "8/8/8/8/8/8/8/K6k w - - 0 1", ""][..],
+            "not a number",
+        ),
+    ] {
+        let o = Command::new(&engine)
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .expect("the fake engine runs");
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(
+            text(&o.stderr).contains(says),
+            "{args:?}: {}",
+            text(&o.stderr)
+        );
+    }
+    // A king in the corner with three steps, each answered by the three steps of the other
+    // king: three moves of 3 + 2, total 15.
+    let o = Command::new(&engine)
+        .args([
+            "--bug",
+            "b8c6",
+            "--add",
+            "2",
+            "--perftree",
+            "2",
+            "8/8/8/8/8/8/8/K6k w - - 0 1",
+        ])
+        .output()
+        .expect("the fake engine runs");
+    assert_eq!(o.status.code(), Some(0));
+    let out = text(&o.stdout);
+    let mut lines: Vec<&str> = out.lines().collect();
+    lines.sort_unstable();
+    assert_eq!(lines, ["", "15", "a1a2 5", "a1b1 5", "a1b2 5"], "{out}");
+}
+
 #[test]
 fn diff_reports_an_engine_that_cannot_start_or_dies() {
     let o = perft(&["diff", "--engine", "/no/such/engine", "--depth", "2"]);
