@@ -46,7 +46,8 @@ pub enum EngineError {
     Timeout(Duration),
     /// The answer could not be read.
     Garbage(String),
-    /// The caller stopped the query before the answer was complete; the engine was killed.
+    /// The caller stopped the query before the answer was complete; the engine was killed if
+    /// the query had been sent.
     Stopped,
 }
 
@@ -176,7 +177,8 @@ impl Engine {
 
     /// [`Engine::divide`], given up as soon as `stop` returns true (it is asked every few
     /// milliseconds while the engine has not answered): the engine is then killed, to be
-    /// started afresh by the next query, and the answer is [`EngineError::Stopped`].
+    /// started afresh by the next query, and the answer is [`EngineError::Stopped`]. A query
+    /// stopped before anything was sent leaves the engine as it was, running and ready.
     pub fn divide_unless(
         &mut self,
         fen: &str,
@@ -185,6 +187,9 @@ impl Engine {
         depth: u32,
         stop: &dyn Fn() -> bool,
     ) -> Result<Divide, EngineError> {
+        if stop() {
+            return Err(EngineError::Stopped);
+        }
         let result = match self.protocol {
             Protocol::Uci => self.uci(stop)?.divide(fen, chess960, moves, depth, stop),
             Protocol::Perftree => {

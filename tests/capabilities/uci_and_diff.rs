@@ -295,6 +295,29 @@ fn the_fake_engine_refuses_options_it_does_not_know() {
     assert_eq!(lines, ["", "15", "a1a2 5", "a1b1 5", "a1b2 5"], "{out}");
 }
 
+/// A query cancelled before it was sent (on the page, a new request came first) leaves the
+/// engine running and ready: the next query needs no restart.
+#[test]
+fn a_query_stopped_before_it_is_sent_keeps_the_engine() {
+    use perft::engine::{Engine, EngineError, Protocol};
+    let command = format!("{} --bug none", common::fake_engine().display());
+    let mut engine = Engine::new(&command, Protocol::Uci, std::time::Duration::from_secs(60));
+    let start = perft::position::STARTPOS;
+    let d2 = engine
+        .divide(start, false, &[], 2)
+        .expect("the engine answers");
+    assert!(d2.total == 400, "{}", d2.total);
+    assert!(matches!(
+        engine.divide_unless(start, false, &[], 2, &|| true),
+        Err(EngineError::Stopped)
+    ));
+    let d3 = engine
+        .divide(start, false, &[], 3)
+        .expect("the engine answers");
+    assert!(d3.total == 8902, "{}", d3.total);
+    assert_eq!(engine.restarts(), 0);
+}
+
 #[test]
 fn diff_reports_an_engine_that_cannot_start_or_dies() {
     let o = perft(&["diff", "--engine", "/no/such/engine", "--depth", "2"]);
