@@ -1,7 +1,8 @@
 //! Engines that are wrong in known ways, for testing `perft diff`. Our own generator underneath,
 //! with one fault switched on by the arguments:
 //!
-//! - no fault (or `--bug b8c6`): forgets the move b8c6 wherever the position after 1. e4 e5 2. Nf3 occurs;
+//! - no fault named (or `--bug b8c6`): forgets the move b8c6 wherever the position after
+//!   1. e4 e5 2. Nf3 occurs;
 //! - `--bug ep-pin`: also plays en-passant captures that leave its own king in check;
 //! - `--bug queen-only`: promotes to a queen only;
 //! - `--bug none`: no fault in the move generation at all;
