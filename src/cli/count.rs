@@ -23,8 +23,9 @@ pub struct Args {
     #[arg(long)]
     pub divide: bool,
 
-    /// Leaf statistics for every depth 1..N: captures, en passant, castles, promotions,
-    /// checks (direct, discovered, double) and mates, as the Perft Results tables give them.
+    /// Leaf statistics for every depth 1..N (depth 0: the root alone): captures, en passant,
+    /// castles, promotions, checks (direct, discovered, double) and mates, as the Perft Results
+    /// tables give them.
     /// With `--json`, one JSON document with the Grand Chess Tree's finer split.
     /// `--simd none` runs them in the baseline copy, any other choice in the x86-64-v3 copy
     /// (the statistics are counted one board at a time).

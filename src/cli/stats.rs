@@ -97,7 +97,8 @@ impl SliderJob for StatsJob<'_> {
         let divide = (self.divide && self.depth > 0)
             .then(|| divide_stats::<S>(&self.pos, self.depth, threads, table, self.simd));
         let mut rows = Vec::new();
-        for depth in 1..=self.depth {
+        // Every depth from 1 to the one asked; depth 0 is its own row (the root, one node).
+        for depth in self.depth.min(1)..=self.depth {
             let st = match &divide {
                 Some(lines) if depth == self.depth => {
                     lines.iter().fold(Stats::default(), |a, (_, b)| a + *b)
@@ -146,9 +147,12 @@ impl SliderJob for StatsJob<'_> {
         }
         let nodes: Nodes = rows.iter().map(|(_, s)| s.nodes).sum();
         let hash = hash_label(table.map(StatsTable::bytes));
+        let depths = match self.depth {
+            0 | 1 => format!("depth {}", self.depth),
+            d => format!("depths 1-{d}"),
+        };
         eprintln!(
-            "depths 1-{} | {nodes} nodes | {:.3} s | {:.1} {} | statistics, {} sliders, {threads} thread{}, {hash}, simd {}",
-            self.depth,
+            "{depths} | {nodes} nodes | {:.3} s | {:.1} {} | statistics, {} sliders, {threads} thread{}, {hash}, simd {}",
             elapsed.as_secs_f64(),
             mnps(nodes, elapsed),
             if table.is_some() {

@@ -40,6 +40,31 @@ fn the_table_has_the_wiki_columns() {
     );
 }
 
+/// Depth 0 is one row, the root itself (one node, no move: perft 0 is 1), and the speed line
+/// names the one depth counted as such ("depth 0", "depth 1"), several as "depths 1-N".
+#[test]
+fn depth_zero_is_the_root_and_the_speed_line_names_the_depths() {
+    let o = perft(&["--stats", "--depth", "0"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = String::from_utf8_lossy(&o.stdout);
+    let rows: Vec<Vec<&str>> = out
+        .lines()
+        .skip(1)
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(rows, [["0", "1", "0", "0", "0", "0", "0", "0", "0", "0"]]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.starts_with("depth 0 | 1 nodes |"), "{err}");
+    for (depth, named) in [
+        ("1", "depth 1 | 20 nodes |"),
+        ("2", "depths 1-2 | 420 nodes |"),
+    ] {
+        let o = perft(&["--stats", "--depth", depth]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.starts_with(named), "--depth {depth}: {err}");
+    }
+}
+
 #[test]
 fn the_json_document_has_the_named_fields() {
     let o = perft(&[
