@@ -1,6 +1,7 @@
 //! Speed of the slider implementations (raw lookups, and perft of two positions), of the two
-//! compiled copies of the bulk count, of the last ply's two counters (one board at a time and
-//! eight in AVX-512 lanes), and of the leaf statistics against the plain count.
+//! compiled copies of the bulk count, of the last ply's counters (one board at a time, eight in
+//! AVX-512 lanes, four at a time in AVX2 lanes), and of the leaf statistics against the plain
+//! count.
 //!
 //! Every perft bench asserts its node count, so a broken generator can never be timed as fast.
 //! Run with `cargo bench`; compare implementations as ratios within one run.
@@ -132,9 +133,9 @@ fn statistics(c: &mut Criterion) {
     }
 }
 
-/// The last ply's two counters on the same boards: the children of every node three plies into
+/// The last ply's counters on the same boards: the children of every node three plies into
 /// Kiwipete, one node's children at a time as perft hands them over; the one-board counter
-/// against the AVX-512 lanes (where the CPU has them). Each sums to Kiwipete's perft 5.
+/// against the AVX-512 and AVX2 lanes (those the CPU runs). Each sums to Kiwipete's perft 5.
 fn reply_counters(c: &mut Criterion) {
     use perft::movegen::{count_legal_on, legal_moves};
     use perft::position::Board;

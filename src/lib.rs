@@ -15,8 +15,8 @@
 //! - [`nodes`]: counts of any size.
 //!
 //! Every count takes its slider implementation as a type parameter (`perft::<Magic>(...)`), so
-//! each choice is its own compiled code. Items hidden from this documentation (the AVX-512
-//! lanes' own entry points, the slow legality test the tests compare with) exist for the
+//! each choice is its own compiled code. Items hidden from this documentation (the AVX-512 and
+//! AVX2 lanes' own entry points, the slow legality test the tests compare with) exist for the
 //! tests and benches and are not part of the API.
 
 #![warn(missing_docs)]
@@ -34,8 +34,9 @@ pub mod nodes;
 pub mod perft;
 mod pool;
 pub mod position;
-/// The AVX-512 lanes' own entry points, for the tests that compare them board by board with the
-/// one-board counter and for the benches: not part of the API (perft uses the lanes itself).
+/// The lanes' own entry points (AVX-512 and AVX2), for the tests that compare them board by
+/// board with the one-board counter and for the benches: not part of the API (perft uses the
+/// lanes itself).
 #[cfg(target_arch = "x86_64")]
 #[doc(hidden)]
 pub mod setwise;

@@ -90,7 +90,7 @@ pub(crate) trait BoardLeaf: Leaf {
 }
 
 /// Perft with bulk counting: the last ply's moves counted, not made; the last two plies in one
-/// pass over copies of the board, in AVX-512 lanes where the copy has them.
+/// pass over copies of the board, in AVX-512 or AVX2 lanes where the copy has them.
 pub(crate) struct Count;
 
 impl Leaf for Count {
