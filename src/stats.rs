@@ -430,29 +430,30 @@ pub(crate) fn leaf_stats_on<S: Sliders>(
     let occupied = board.occupied();
     let bishop_sq = S::bishop(eksq, occupied);
     let rook_sq = S::rook(eksq, occupied);
+    let check_squares = [
+        attacks::pawn(!us, eksq),
+        attacks::knight(eksq),
+        bishop_sq,
+        rook_sq,
+        bishop_sq | rook_sq,
+        Bitboard::EMPTY,
+    ];
+    let mut candidates = [const { MaybeUninit::uninit() }; MAX_MOVES];
     let mut sink = LeafSink::<S> {
         enemies: board.color(!us),
         eksq,
-        check_squares: [
-            attacks::pawn(!us, eksq),
-            attacks::knight(eksq),
-            bishop_sq,
-            rook_sq,
-            bishop_sq | rook_sq,
-            Bitboard::EMPTY,
-        ],
+        check_squares: &check_squares,
         discoverers: discoverers(board, us),
         moves: 0,
-        castles: 0,
-        candidates: [const { MaybeUninit::uninit() }; MAX_MOVES],
+        candidates: &mut candidates,
         len: 0,
         sliders: PhantomData,
     };
     movegen::generate_on::<S, _, true>(board, paths, &mut sink);
     let moves = sink.moves;
-    total.nodes += moves & u64::from(u32::MAX);
-    total.captures += moves >> 32;
-    total.castles += sink.castles;
+    total.nodes += moves & TALLY_FIELD;
+    total.captures += (moves >> CAPTURES_AT) & TALLY_FIELD;
+    total.castles += moves >> CASTLES_AT;
     // SAFETY: the sink wrote the first `len` candidates.
     let candidates = unsafe { sink.candidates[..sink.len].assume_init_ref() };
     for c in candidates {
@@ -519,30 +520,36 @@ struct Candidate {
 
 /// The generator's sink at the leaves' parent: counts from target sets, and keeps the moves that
 /// may give check to be played (on a copy of the board) once the generator is done.
-struct LeafSink<S> {
+///
+/// Its arrays (indexed by values known only at run time) are the caller's, held by reference:
+/// then the sink itself holds only words, which the compiler keeps in registers while the
+/// generator runs (with the arrays inside, the whole sink stayed in memory, and each count was
+/// a load, an addition and a store the next one waited on).
+struct LeafSink<'a, S> {
     /// The enemy pieces.
     enemies: Bitboard,
     eksq: Square,
     /// By piece kind: the squares from which that kind attacks the enemy king.
-    check_squares: [Bitboard; 6],
+    check_squares: &'a [Bitboard; 6],
     discoverers: Bitboard,
-    /// The two counts every move adds to, in one word: the moves in the low half, the captures
-    /// in the high half (each below 2^32). Kept apart from the record the played moves add to,
-    /// and one word, so that it stays in a register: as two fields of the record, every update
-    /// was a load and a store the next one waited on.
+    /// The three counts the moves add to, in one word ([`tally`]): the moves, the captures and
+    /// the castles (all castles counted here: only those that may give check are kept to be
+    /// played). Kept apart from the record the played moves add to, and one word, so that each
+    /// update is one addition: as fields of the record, every update was a load and a store
+    /// the next one waited on; with the castles in a word of their own, the compiler added a
+    /// castle to both words at once with a 16-byte load that waited on the last 8-byte store
+    /// (a store-to-load forward that fails, 5% of Kiwipete's leaf samples on one instruction).
     moves: u64,
-    /// The castles, all counted here: only those that may give check are kept to be played.
-    castles: u64,
     /// The moves that may give check (the castles among them, and every en-passant capture and
     /// promotion), to be played once the generator is done: then the pass holds no call,
     /// around which its values would have to wait on the stack (measured: a little faster than
     /// a call at each place a candidate is found).
-    candidates: [MaybeUninit<Candidate>; MAX_MOVES],
+    candidates: &'a mut [MaybeUninit<Candidate>; MAX_MOVES],
     len: usize,
     sliders: PhantomData<S>,
 }
 
-impl<S: Sliders> LeafSink<S> {
+impl<S: Sliders> LeafSink<'_, S> {
     /// Keeps the move from `from` to `to` to be played (see [`play_and_record`]).
     #[inline(always)]
     fn play(&mut self, from: Square, to: Square, how: Play) {
@@ -583,7 +590,7 @@ impl<S: Sliders> LeafSink<S> {
     }
 }
 
-impl<S: Sliders> Sink for LeafSink<S> {
+impl<S: Sliders> Sink for LeafSink<'_, S> {
     #[inline(always)]
     fn piece_moves(&mut self, kind: PieceKind, from: Square, targets: Bitboard, enemies: Bitboard) {
         self.moves += tally(targets.count(), (targets & enemies).count());
@@ -647,8 +654,7 @@ impl<S: Sliders> Sink for LeafSink<S> {
     #[inline(always)]
     fn single(&mut self, mv: Move) {
         if mv.kind() == MoveKind::Castle {
-            self.moves += tally(1, 0);
-            self.castles += 1;
+            self.moves += tally(1, 0) + (1 << CASTLES_AT);
             if !castle_may_check(self.eksq, mv) {
                 return;
             }
@@ -740,11 +746,19 @@ fn play_and_record<S: Sliders>(
     }
 }
 
-/// `moves` moves of which `captures` capture, as [`LeafSink`] adds them up.
+/// `moves` moves of which `captures` capture, as [`LeafSink`] adds them up: the moves in the
+/// word's lowest 21 bits, the captures in the next 21, the castles (added by the sink itself)
+/// above them. Each count is below [`MAX_MOVES`] < 2^21, so no field carries into the next.
 #[inline(always)]
 fn tally(moves: u32, captures: u32) -> u64 {
-    u64::from(moves) | u64::from(captures) << 32
+    u64::from(moves) | u64::from(captures) << CAPTURES_AT
 }
+
+/// Where [`tally`]'s captures and castles begin, and the mask of one field.
+const CAPTURES_AT: u32 = 21;
+const CASTLES_AT: u32 = 42;
+const TALLY_FIELD: u64 = (1 << CAPTURES_AT) - 1;
+const _: () = assert!(MAX_MOVES < 1 << CAPTURES_AT);
 
 const PROMOTIONS: [PieceKind; 4] = [
     PieceKind::Queen,
