@@ -34,9 +34,12 @@
 //! our first piece on it (a reply cannot take a piece of ours off that line without standing
 //! there itself): a move onto such a line only shortens it, and takes away no check where
 //! there was none, so it may go unplayed; a move of that first piece off it counts separately
-//! where the part of the line it opens holds a piece of theirs or a square one of theirs that
-//! attacks along the line's kind can reach (a queen by either kind of move, a castling rook
-//! anywhere on its path) or an en-passant capture is on the board; king moves always do.
+//! where the part of the line it opens holds a square one of theirs that attacks along the
+//! line's kind can reach (a queen by either kind of move, a castling rook anywhere on its path),
+//! or a piece of theirs that could uncover a check by moving (one in front of a slider of theirs
+//! of that kind) or make way for a castling rook (their king, a castling rook), or an
+//! en-passant capture is on the board; king moves always do. Any other piece of theirs there
+//! gives no check by moving, and no slider can land on its square.
 
 use crate::attacks::{self, PawnDirs, Sliders};
 use crate::bitboard::Bitboard;
@@ -275,23 +278,22 @@ impl Inert {
                     rook_reach |= path.empty | path.king_path | path.rook;
                 }
             }
+            // A piece of theirs on the opened part checks by moving only if it stands in
+            // front of a slider of theirs of the line's kind (which `uncovers` looks for), or
+            // is their king or a castling rook (castling may land a rook on the king's square):
+            // a slider cannot land on the square of any other piece of theirs.
+            let stays = theirs - Bitboard::from_square(board.king(them)) - rights;
             let mut opened = Bitboard::EMPTY;
             if rq.any() {
                 for f in straight & ours {
-                    let beyond = (S::rook(f, occ) & attacks::line(k, f))
-                        - attacks::between(k, f)
-                        - Bitboard::from_square(k);
-                    if (beyond & (theirs | rook_reach)).any() {
+                    if uncovers(k, f, occ, S::rook, rook_reach - stays, theirs, rq) {
                         opened |= Bitboard::from_square(f);
                     }
                 }
             }
             if bq.any() {
                 for f in diagonal & ours {
-                    let beyond = (S::bishop(f, occ) & attacks::line(k, f))
-                        - attacks::between(k, f)
-                        - Bitboard::from_square(k);
-                    if (beyond & (theirs | reach.diagonal)).any() {
+                    if uncovers(k, f, occ, S::bishop, reach.diagonal - stays, theirs, bq) {
                         opened |= Bitboard::from_square(f);
                     }
                 }
@@ -306,6 +308,36 @@ impl Inert {
         }
         inert.to[PieceKind::King.index()] = Bitboard(!0);
         inert
+    }
+}
+
+/// Whether a reply may give check along the line from our king on `k` through `f`, the first
+/// piece of ours on it, once `f` has left the line (`along`: the attacks of the line's kind;
+/// `occ`: the occupancy): the part of the line `f` opens, as far as the next piece, holds a
+/// square of `landing` (where a piece of theirs that attacks along the line may land), or that
+/// next piece is theirs with one of `sliders` (theirs, of the line's kind) behind it, which
+/// its move would uncover.
+#[inline(always)]
+fn uncovers(
+    k: Square,
+    f: Square,
+    occ: Bitboard,
+    along: impl Fn(Square, Bitboard) -> Bitboard,
+    landing: Bitboard,
+    theirs: Bitboard,
+    sliders: Bitboard,
+) -> bool {
+    let line = attacks::line(k, f);
+    let beyond = (along(f, occ) & line) - attacks::between(k, f) - Bitboard::from_square(k);
+    if (beyond & landing).any() {
+        return true;
+    }
+    match (beyond & theirs).single() {
+        Some(x) => {
+            let behind = (along(x, occ) & line) - attacks::between(k, x) - Bitboard::from_square(k);
+            (behind & sliders).any()
+        }
+        None => false,
     }
 }
 

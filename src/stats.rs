@@ -1023,6 +1023,10 @@ mod tests {
             // along a diagonal: a gate that paired each kind of move with its own kind of line
             // would miss it.
             ("q6k/8/8/8/8/8/4P1PP/1N2K3 w - - 0 1", true, false),
+            // Chess960: castling short, their king leaves f8 and their rook lands there,
+            // checking along the f-file once the knight has left it: the knight's moves must
+            // be played, the pawn's may go unplayed.
+            ("5k1r/7p/8/8/8/8/P4N2/5K2 w h - 0 1", false, false),
         ] {
             let pos = Position::from_fen(fen).unwrap();
             assert_eq!(
