@@ -255,9 +255,10 @@ impl Inert {
         let (rq, bq) = board.sliders(them);
         let (straight, diagonal) = (S::rook(k, ours), S::bishop(k, ours));
         // A move off a line from our king (its first piece of ours) counts separately only if
-        // the part of the line it opens holds a piece of theirs, or a square a piece of theirs
-        // that attacks along the line's kind reaches (a queen by either kind of move; a
-        // castling rook anywhere on its path). En passant could take a pawn of ours off the
+        // a reply may then check along it ([`uncovers`]): the part of the line it opens holds
+        // a square a piece of theirs that attacks along the line's kind reaches (a queen by
+        // either kind of move; a castling rook anywhere on its path), or a piece of theirs
+        // whose move may uncover a check there. En passant could take a pawn of ours off the
         // opened part as well: then every such move counts.
         let opened = if board.ep_square().is_some() {
             let mut lines = Bitboard::EMPTY;
@@ -278,22 +279,31 @@ impl Inert {
                     rook_reach |= path.empty | path.king_path | path.rook;
                 }
             }
-            // A piece of theirs on the opened part checks by moving only if it stands in
-            // front of a slider of theirs of the line's kind (which `uncovers` looks for), or
-            // is their king or a castling rook (castling may land a rook on the king's square):
-            // a slider cannot land on the square of any other piece of theirs.
-            let stays = theirs - Bitboard::from_square(board.king(them)) - rights;
+            // The squares of their pieces on which no reply can land a slider: all but their
+            // king's and their castling rooks' (a castle moves two pieces, and may land the
+            // rook on the king's square). Any piece of theirs on the opened part still counts
+            // if it stands in front of a slider of theirs of the line's kind, which its move
+            // would uncover ([`uncovers`]).
+            let no_landing = theirs - Bitboard::from_square(board.king(them)) - rights;
             let mut opened = Bitboard::EMPTY;
             if rq.any() {
                 for f in straight & ours {
-                    if uncovers(k, f, occ, S::rook, rook_reach - stays, theirs, rq) {
+                    if uncovers(k, f, occ, S::rook, rook_reach - no_landing, theirs, rq) {
                         opened |= Bitboard::from_square(f);
                     }
                 }
             }
             if bq.any() {
                 for f in diagonal & ours {
-                    if uncovers(k, f, occ, S::bishop, reach.diagonal - stays, theirs, bq) {
+                    if uncovers(
+                        k,
+                        f,
+                        occ,
+                        S::bishop,
+                        reach.diagonal - no_landing,
+                        theirs,
+                        bq,
+                    ) {
                         opened |= Bitboard::from_square(f);
                     }
                 }
