@@ -35,11 +35,11 @@
 //! there itself): a move onto such a line only shortens it, and takes away no check where
 //! there was none, so it may go unplayed; a move of that first piece off it counts separately
 //! where the part of the line it opens holds a square one of theirs that attacks along the
-//! line's kind can reach (a queen by either kind of move, a castling rook anywhere on its path),
-//! or a piece of theirs that could uncover a check by moving (one in front of a slider of theirs
-//! of that kind) or make way for a castling rook (their king, a castling rook), or an
-//! en-passant capture is on the board; king moves always do. Any other piece of theirs there
-//! gives no check by moving, and no slider can land on its square.
+//! line's kind can land on (a queen by either kind of move, a castling rook anywhere on its
+//! path, their king's square included), or a piece of theirs in front of a slider of theirs of
+//! that kind (its move uncovers a check), or an en-passant capture is on the board; king moves
+//! always do. No other piece of theirs there gives check by moving, and no reply lands a slider
+//! on the square of a piece of theirs but a castle's.
 
 use crate::attacks::{self, PawnDirs, Sliders};
 use crate::bitboard::Bitboard;
