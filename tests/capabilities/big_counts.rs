@@ -10,7 +10,7 @@ use perft::stats::{StatsTable, stats_with};
 use perft::tt::Table;
 use perft::{Magic, Nodes, Position};
 use std::collections::HashMap;
-use std::process::{Command, Output};
+use std::process::Output;
 
 /// White king e1, black king e8, white to move.
 const KINGS: &str = "4k3/8/8/8/8/8/8/4K3 w - - 0 1";
@@ -62,17 +62,10 @@ fn kings(depth: u32) -> Nodes {
     Nodes::from(kings_perft(4, 60, depth))
 }
 
-fn bin() -> &'static str {
-    env!("CARGO_BIN_EXE_perft")
-}
-
-fn run(args: &[&str]) -> Output {
-    Command::new(bin()).args(args).output().expect("perft runs")
-}
-
+/// The standard output of a run that must succeed.
 fn stdout(o: &Output) -> String {
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    String::from_utf8_lossy(&o.stdout).into_owned()
+    assert!(o.status.success(), "{}", common::text(&o.stderr));
+    common::text(&o.stdout)
 }
 
 /// A fresh directory for one test, removed when dropped.
@@ -139,7 +132,7 @@ fn statistics_past_2_to_the_64_are_exact() {
         assert_eq!(st.nodes, kings(24));
         assert!(st.captures.is_zero() && st.checks().is_zero());
     }
-    let out = stdout(&run(&[
+    let out = stdout(&common::perft(&[
         "--fen", KINGS, "--depth", "26", "--stats", "--hash", "16", "--json",
     ]));
     let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
@@ -150,9 +143,11 @@ fn statistics_past_2_to_the_64_are_exact() {
 
 #[test]
 fn the_command_line_prints_every_digit() {
-    let out = stdout(&run(&["--fen", KINGS, "--depth", "24", "--hash", "16"]));
+    let out = stdout(&common::perft(&[
+        "--fen", KINGS, "--depth", "24", "--hash", "16",
+    ]));
     assert_eq!(out.trim(), kings(24).to_string());
-    let out = stdout(&run(&[
+    let out = stdout(&common::perft(&[
         "--fen", KINGS, "--depth", "30", "--hash", "16", "--divide",
     ]));
     assert!(
@@ -160,7 +155,7 @@ fn the_command_line_prints_every_digit() {
         "{out}"
     );
     // The perftree form (no table: a depth whose plies above the 64-bit subtrees are walked).
-    let out = stdout(&run(&["8", KINGS]));
+    let out = stdout(&common::perft(&["8", KINGS]));
     assert!(out.ends_with(&format!("\n\n{}\n", kings(8))), "{out}");
 }
 
@@ -177,7 +172,7 @@ fn a_suite_line_past_2_to_the_64_passes_and_a_wrong_one_fails() {
         ),
     )
     .unwrap();
-    let o = run(&[
+    let o = common::perft(&[
         "--suite",
         path.to_str().unwrap(),
         "--hash",
@@ -200,7 +195,7 @@ fn a_suite_line_past_2_to_the_64_passes_and_a_wrong_one_fails() {
 fn split_work_and_merge_past_2_to_the_64() {
     let dir = scratch("split");
     let out = dir.join("kings");
-    stdout(&run(&[
+    stdout(&common::perft(&[
         "split",
         "--fen",
         KINGS,
@@ -214,14 +209,18 @@ fn split_work_and_merge_past_2_to_the_64() {
         out.to_str().unwrap(),
     ]));
     for shard in ["shard-0000.jobs", "shard-0001.jobs"] {
-        stdout(&run(&[
+        stdout(&common::perft(&[
             "work",
             out.join(shard).to_str().unwrap(),
             "--hash",
             "16",
         ]));
     }
-    let doc: serde_json::Value =
-        serde_json::from_str(&stdout(&run(&["merge", out.to_str().unwrap(), "--json"]))).unwrap();
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&common::perft(&[
+        "merge",
+        out.to_str().unwrap(),
+        "--json",
+    ])))
+    .unwrap();
     assert_eq!(doc["total"].to_string(), kings(24).to_string());
 }

@@ -4,23 +4,14 @@
 //! Kiwipete's perft 1, 3 and 4 (48, 97,862, 4,085,603) (Chess Programming Wiki, "Perft Results"); the divide of the start
 //! position at depth 2 (twenty moves of 20 each: each reply of Black's is one of twenty).
 
-use crate::common::{KIWIPETE, perft};
-use std::process::Output;
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use crate::common::{KIWIPETE, perft, text};
 
 #[test]
 fn count_is_a_plain_integer_on_stdout() {
     let o = perft(&["--depth", "4"]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    assert_eq!(stdout(&o), "197281\n");
-    let err = stderr(&o);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(text(&o.stdout), "197281\n");
+    let err = text(&o.stderr);
     assert!(
         err.contains("bulk counting") && err.contains("Mnps"),
         "{err}"
@@ -30,25 +21,33 @@ fn count_is_a_plain_integer_on_stdout() {
 #[test]
 fn fen_and_no_bulk() {
     let o = perft(&["--fen", KIWIPETE, "--depth", "3", "--no-bulk"]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    assert_eq!(stdout(&o), "97862\n");
-    assert!(stderr(&o).contains("no bulk counting"), "{}", stderr(&o));
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(text(&o.stdout), "97862\n");
+    assert!(
+        text(&o.stderr).contains("no bulk counting"),
+        "{}",
+        text(&o.stderr)
+    );
 }
 
 #[test]
 fn classical_gives_the_same_count() {
     let o = perft(&["--fen", KIWIPETE, "--depth", "3", "--classical"]);
-    assert_eq!(stdout(&o), "97862\n");
-    assert!(stderr(&o).contains("classical sliders"), "{}", stderr(&o));
+    assert_eq!(text(&o.stdout), "97862\n");
+    assert!(
+        text(&o.stderr).contains("classical sliders"),
+        "{}",
+        text(&o.stderr)
+    );
     let o = perft(&["--fen", KIWIPETE, "--depth", "3", "--sliders", "classical"]);
-    assert_eq!(stdout(&o), "97862\n");
+    assert_eq!(text(&o.stdout), "97862\n");
 }
 
 #[test]
 fn divide_matches_stockfish_format() {
     let o = perft(&["--depth", "2", "--divide"]);
     assert!(o.status.success());
-    let out = stdout(&o);
+    let out = text(&o.stdout);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 22, "{out}");
     let moves: Vec<&str> = lines[..20].to_vec();
@@ -67,7 +66,7 @@ fn divide_matches_stockfish_format() {
 #[test]
 fn divide_prints_castling_as_king_move() {
     let o = perft(&["--fen", KIWIPETE, "--depth", "1", "--divide"]);
-    let out = stdout(&o);
+    let out = text(&o.stdout);
     assert!(
         out.contains("e1g1: 1\n") && out.contains("e1c1: 1\n"),
         "{out}"
@@ -77,19 +76,23 @@ fn divide_prints_castling_as_king_move() {
 
 #[test]
 fn depth_zero_is_one_node() {
-    assert_eq!(stdout(&perft(&["--depth", "0"])), "1\n");
+    assert_eq!(text(&perft(&["--depth", "0"]).stdout), "1\n");
 }
 
 fn assert_bad_input(args: &[&str], fragment: &str) {
     let o = perft(args);
-    let err = stderr(&o);
+    let err = text(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
     assert!(
         err.contains(fragment),
         "{args:?}: stderr {err:?} lacks {fragment:?}"
     );
     assert!(!err.contains("panicked"), "{err}");
-    assert!(stdout(&o).is_empty(), "{args:?} printed {}", stdout(&o));
+    assert!(
+        text(&o.stdout).is_empty(),
+        "{args:?} printed {}",
+        text(&o.stdout)
+    );
 }
 
 #[test]
@@ -131,7 +134,7 @@ fn bad_arguments_exit_2() {
 fn help_names_every_option_and_command_and_exits_0() {
     let o = perft(&["--help"]);
     assert_eq!(o.status.code(), Some(0));
-    let help = stdout(&o);
+    let help = text(&o.stdout);
     for word in [
         "--fen",
         "--moves",
@@ -170,14 +173,18 @@ fn help_names_every_option_and_command_and_exits_0() {
 #[test]
 fn threads_and_hash_are_labelled_and_exact() {
     let o = perft(&["--depth", "5", "--threads", "2", "--hash", "16"]);
-    assert_eq!(stdout(&o), "4865609\n");
-    let err = stderr(&o);
+    assert_eq!(text(&o.stdout), "4865609\n");
+    let err = text(&o.stderr);
     assert!(
         err.contains("2 threads, hash 16 MiB") && err.contains("effective Mnps"),
         "{err}"
     );
     let o = perft(&["--depth", "4", "--threads", "1"]);
-    assert!(stderr(&o).contains("1 thread, no hash"), "{}", stderr(&o));
+    assert!(
+        text(&o.stderr).contains("1 thread, no hash"),
+        "{}",
+        text(&o.stderr)
+    );
     let o = perft(&[
         "--fen",
         KIWIPETE,
@@ -190,9 +197,9 @@ fn threads_and_hash_are_labelled_and_exact() {
         "1",
     ]);
     assert!(
-        stdout(&o).ends_with("\nNodes searched: 97862\n"),
+        text(&o.stdout).ends_with("\nNodes searched: 97862\n"),
         "{}",
-        stdout(&o)
+        text(&o.stdout)
     );
     assert_bad_input(&["--threads", "0"], "--threads");
 }
@@ -200,8 +207,8 @@ fn threads_and_hash_are_labelled_and_exact() {
 #[test]
 fn bench_checks_its_counts_and_reports_totals() {
     let o = perft(&["--bench"]);
-    let out = stdout(&o);
-    assert!(o.status.success(), "{out}{}", stderr(&o));
+    let out = text(&o.stdout);
+    assert!(o.status.success(), "{out}{}", text(&o.stderr));
     let header = format!(
         "bench: bulk counting, {} sliders, 1 thread, no hash, simd {}\n",
         perft::attacks::fastest_name(),
@@ -227,7 +234,7 @@ fn pext_counts_exactly_or_says_the_cpu_lacks_bmi2() {
     let available = false;
     if available {
         let o = perft(&["--sliders", "pext", "--depth", "4"]);
-        assert_eq!(stdout(&o), "197281\n");
+        assert_eq!(text(&o.stdout), "197281\n");
     } else {
         assert_bad_input(&["--sliders", "pext", "--depth", "4"], "BMI2");
     }
@@ -241,8 +248,8 @@ fn completions_for_every_shell_name_the_options() {
         ("fish", "complete -c perft"),
     ] {
         let o = perft(&["completions", shell]);
-        assert!(o.status.success(), "{shell}: {}", stderr(&o));
-        let out = stdout(&o);
+        assert!(o.status.success(), "{shell}: {}", text(&o.stderr));
+        let out = text(&o.stdout);
         assert!(out.contains(marker), "{shell}: {out}");
         for option in [
             "--fen",
@@ -262,17 +269,17 @@ fn completions_for_every_shell_name_the_options() {
     let o = perft(&["completions", "tcsh"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        stderr(&o).contains("invalid value 'tcsh'"),
+        text(&o.stderr).contains("invalid value 'tcsh'"),
         "{}",
-        stderr(&o)
+        text(&o.stderr)
     );
 }
 
 #[test]
 fn man_page_is_roff_with_every_option() {
     let o = perft(&["man"]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let out = stdout(&o);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
     assert!(out.contains(".TH perft 1"), "{out}");
     for section in [".SH NAME", ".SH SYNOPSIS", ".SH OPTIONS", ".SH SUBCOMMANDS"] {
         assert!(out.contains(section), "lacks {section}");
@@ -290,8 +297,8 @@ fn man_page_is_roff_with_every_option() {
 #[test]
 fn divide_at_depth_zero_is_the_position_itself() {
     let o = perft(&["--depth", "0", "--divide"]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    assert_eq!(stdout(&o), "\nNodes searched: 1\n");
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(text(&o.stdout), "\nNodes searched: 1\n");
 }
 
 #[test]
@@ -307,13 +314,21 @@ fn every_simd_code_the_cpu_runs_counts_exactly_and_the_others_are_refused() {
         let o = count(&["--simd", kind.name()]);
         match Simd::new(kind) {
             Ok(simd) => {
-                assert!(o.status.success(), "{}", stderr(&o));
-                assert_eq!(stdout(&o).trim(), "4085603");
-                assert!(stderr(&o).contains(simd.describe()), "{}", stderr(&o));
+                assert!(o.status.success(), "{}", text(&o.stderr));
+                assert_eq!(text(&o.stdout).trim(), "4085603");
+                assert!(
+                    text(&o.stderr).contains(simd.describe()),
+                    "{}",
+                    text(&o.stderr)
+                );
             }
             Err(e) => {
                 assert_eq!(o.status.code(), Some(2), "{kind:?}");
-                assert!(stderr(&o).contains(&e.to_string()), "{}", stderr(&o));
+                assert!(
+                    text(&o.stderr).contains(&e.to_string()),
+                    "{}",
+                    text(&o.stderr)
+                );
                 eprintln!("--simd {} not run: this CPU lacks it", kind.name());
             }
         }
@@ -321,17 +336,17 @@ fn every_simd_code_the_cpu_runs_counts_exactly_and_the_others_are_refused() {
     // `auto` (the default) is the widest; `--no-lanes` the widest without the lanes.
     let auto = count(&[]);
     assert!(
-        stderr(&auto).contains(Simd::detect().describe()),
+        text(&auto.stderr).contains(Simd::detect().describe()),
         "{}",
-        stderr(&auto)
+        text(&auto.stderr)
     );
     let no_lanes = count(&["--no-lanes"]);
-    assert_eq!(stdout(&no_lanes).trim(), "4085603");
-    assert!(stderr(&no_lanes).contains(Simd::one_board().describe()));
+    assert_eq!(text(&no_lanes.stdout).trim(), "4085603");
+    assert!(text(&no_lanes.stderr).contains(Simd::one_board().describe()));
     assert!(
-        !stderr(&no_lanes).contains("lanes"),
+        !text(&no_lanes.stderr).contains("lanes"),
         "{}",
-        stderr(&no_lanes)
+        text(&no_lanes.stderr)
     );
     assert_bad_input(&["--simd", "avx2", "--no-lanes"], "cannot be used with");
     assert_bad_input(&["--simd", "sse"], "--simd");
