@@ -419,10 +419,43 @@ fn discoverers(board: &Board, us: Color) -> Bitboard {
 /// Adds to `total` the statistics of the leaves one ply below `board` (`paths`: the game's
 /// castling paths): its legal moves, classified from the generator's target sets (see the
 /// module documentation).
+///
+/// Most boards have no piece whose move uncovers a check: for them the sink is compiled
+/// without the tests for one ([`LeafSink`]'s `DISCOVERY`), which otherwise cost a test on
+/// every piece and pawn group; the boards that have one take a copy compiled with them, out
+/// of line, so that the usual copy stays as small as it was.
 #[inline(always)]
 pub(crate) fn leaf_stats_on<S: Sliders>(
     board: &Board,
     paths: &CastlePaths,
+    total: &mut Stats<u64>,
+) {
+    let discoverers = discoverers(board, board.side_to_move());
+    if discoverers.any() {
+        leaf_stats_discovering::<S>(board, paths, discoverers, total);
+    } else {
+        leaf_stats_with::<S, false>(board, paths, Bitboard::EMPTY, total);
+    }
+}
+
+/// [`leaf_stats_on`] on a board where some move uncovers a check (`discoverers` not empty).
+#[inline(never)]
+fn leaf_stats_discovering<S: Sliders>(
+    board: &Board,
+    paths: &CastlePaths,
+    discoverers: Bitboard,
+    total: &mut Stats<u64>,
+) {
+    leaf_stats_with::<S, true>(board, paths, discoverers, total);
+}
+
+/// [`leaf_stats_on`], given the pieces of the side to move whose move uncovers a check
+/// (`discoverers`, empty unless `DISCOVERY`).
+#[inline(always)]
+fn leaf_stats_with<S: Sliders, const DISCOVERY: bool>(
+    board: &Board,
+    paths: &CastlePaths,
+    discoverers: Bitboard,
     total: &mut Stats<u64>,
 ) {
     let us = board.side_to_move();
@@ -439,11 +472,11 @@ pub(crate) fn leaf_stats_on<S: Sliders>(
         Bitboard::EMPTY,
     ];
     let mut candidates = [const { MaybeUninit::uninit() }; MAX_MOVES];
-    let mut sink = LeafSink::<S> {
+    let mut sink = LeafSink::<S, DISCOVERY> {
         enemies: board.color(!us),
         eksq,
         check_squares: &check_squares,
-        discoverers: discoverers(board, us),
+        discoverers,
         moves: 0,
         candidates: &mut candidates,
         len: 0,
@@ -525,12 +558,16 @@ struct Candidate {
 /// then the sink itself holds only words, which the compiler keeps in registers while the
 /// generator runs (with the arrays inside, the whole sink stayed in memory, and each count was
 /// a load, an addition and a store the next one waited on).
-struct LeafSink<'a, S> {
+///
+/// `DISCOVERY`: whether some piece's move may uncover a check (`discoverers` not empty); where
+/// none can, the tests for one are compiled out.
+struct LeafSink<'a, S, const DISCOVERY: bool> {
     /// The enemy pieces.
     enemies: Bitboard,
     eksq: Square,
     /// By piece kind: the squares from which that kind attacks the enemy king.
     check_squares: &'a [Bitboard; 6],
+    /// The pieces whose move off their line to the enemy king uncovers a check ([`discoverers`]).
     discoverers: Bitboard,
     /// The three counts the moves add to, in one word ([`tally`]): the moves, the captures and
     /// the castles (all castles counted here: only those that may give check are kept to be
@@ -549,7 +586,7 @@ struct LeafSink<'a, S> {
     sliders: PhantomData<S>,
 }
 
-impl<S: Sliders> LeafSink<'_, S> {
+impl<S: Sliders, const DISCOVERY: bool> LeafSink<'_, S, DISCOVERY> {
     /// Keeps the move from `from` to `to` to be played (see [`play_and_record`]).
     #[inline(always)]
     fn play(&mut self, from: Square, to: Square, how: Play) {
@@ -568,8 +605,9 @@ impl<S: Sliders> LeafSink<'_, S> {
     #[inline(always)]
     fn check(&self, kind: PieceKind, from: Square, to: Square) -> Option<Check> {
         let direct = self.check_squares[kind.index()].contains(to);
-        let discovered =
-            self.discoverers.contains(from) && !attacks::line(from, self.eksq).contains(to);
+        let discovered = DISCOVERY
+            && self.discoverers.contains(from)
+            && !attacks::line(from, self.eksq).contains(to);
         match (direct, discovered) {
             (true, false) => Some(Check::Direct),
             (false, true) => Some(Check::Discovered),
@@ -582,20 +620,23 @@ impl<S: Sliders> LeafSink<'_, S> {
     /// check: onto a pawn check square, or off a discovery line.
     #[inline(always)]
     fn pawn_group(&mut self, targets: Bitboard, delta: i8, how: Play) {
-        let maybe =
-            targets & (self.check_squares[PieceKind::Pawn.index()] | self.discoverers.shift(delta));
+        let mut checks = self.check_squares[PieceKind::Pawn.index()];
+        if DISCOVERY {
+            checks |= self.discoverers.shift(delta);
+        }
+        let maybe = targets & checks;
         for to in maybe {
             self.play(to.offset(-delta), to, how);
         }
     }
 }
 
-impl<S: Sliders> Sink for LeafSink<'_, S> {
+impl<S: Sliders, const DISCOVERY: bool> Sink for LeafSink<'_, S, DISCOVERY> {
     #[inline(always)]
     fn piece_moves(&mut self, kind: PieceKind, from: Square, targets: Bitboard, enemies: Bitboard) {
         self.moves += tally(targets.count(), (targets & enemies).count());
         let mut maybe = targets & self.check_squares[kind.index()];
-        if self.discoverers.contains(from) {
+        if DISCOVERY && self.discoverers.contains(from) {
             maybe |= targets - attacks::line(from, self.eksq);
         }
         for to in maybe {
