@@ -105,23 +105,29 @@ impl Inert {
     /// every move counts separately: [`Inert::NONE`]).
     #[inline(always)]
     pub(crate) fn of<S: Sliders>(board: &Board, paths: &CastlePaths) -> Inert {
-        // Their reach as one set, not through `SliderReach::of` (by kind of attacker): that
-        // made the plain count 1.02x slower (docs/performance.md).
-        let occ = board.occupied();
-        let (their_rq, their_bq) = board.sliders(!board.side_to_move());
-        let mut reach = Bitboard::EMPTY;
-        for s in their_rq {
-            reach |= S::rook(s, occ);
-        }
-        for s in their_bq {
-            reach |= S::bishop(s, occ);
-        }
-        Inert::with_reach::<S>(board, paths, reach)
+        // Their sliders' reach added into the open squares where they are gathered, square
+        // by square, as a closure: computed apart and handed over as one set (the same
+        // result), the AVX-512 copy of the plain count ran 0.77x as fast on Zen 4, its machine
+        // code the same size but laid out otherwise (docs/performance.md).
+        Inert::with_reach::<S>(board, paths, |open, occ| {
+            let (their_rq, their_bq) = board.sliders(!board.side_to_move());
+            for s in their_rq {
+                *open |= S::rook(s, occ);
+            }
+            for s in their_bq {
+                *open |= S::bishop(s, occ);
+            }
+        })
     }
 
-    /// [`Inert::of`], given `reach`: the squares the opponent's sliders reach.
+    /// [`Inert::of`], with `reach` adding to the squares it is given the squares the opponent's
+    /// sliders reach (given the occupancy).
     #[inline(always)]
-    fn with_reach<S: Sliders>(board: &Board, paths: &CastlePaths, reach: Bitboard) -> Inert {
+    fn with_reach<S: Sliders>(
+        board: &Board,
+        paths: &CastlePaths,
+        reach: impl FnOnce(&mut Bitboard, Bitboard),
+    ) -> Inert {
         let us = board.side_to_move();
         let them = !us;
         let theirs = board.color(them);
@@ -131,7 +137,8 @@ impl Inert {
         // Squares whose occupancy the opponent's moves read.
         let pawns = board.pieces(them, PieceKind::Pawn);
         let their_dirs = PawnDirs::of(them);
-        let mut open = their_dirs.reach(pawns) | reach;
+        let mut open = their_dirs.reach(pawns);
+        reach(&mut open, occ);
 
         // Squares whose being attacked by us the opponent's moves read.
         let mut zone = Bitboard::from_square(k) | (attacks::king(k) - theirs);
@@ -243,7 +250,9 @@ impl Inert {
         paths: &CastlePaths,
         reach: &SliderReach,
     ) -> Inert {
-        let mut inert = Inert::with_reach::<S>(board, paths, reach.straight | reach.diagonal);
+        let mut inert = Inert::with_reach::<S>(board, paths, |open, _| {
+            *open |= reach.straight | reach.diagonal
+        });
         let us = board.side_to_move();
         let them = !us;
         let mut separate = Bitboard::EMPTY;
