@@ -205,38 +205,95 @@ impl Engine {
     }
 }
 
-/// Starts `sh -c "exec CMD \"$@\"" sh ARGS...` in its own process group, so that a kill
-/// reaches whatever the command started too.
-fn spawn(command: &str, args: &[String], stdin: bool) -> Result<Child, EngineError> {
-    let mut cmd = Command::new("sh");
-    cmd.arg("-c")
-        .arg(format!("exec {command} \"$@\""))
-        .arg("sh")
-        .args(args)
-        .stdin(if stdin { Stdio::piped() } else { Stdio::null() })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    #[cfg(unix)]
-    {
-        use std::os::unix::process::CommandExt;
-        cmd.process_group(0);
-    }
-    cmd.spawn()
-        .map_err(|e| EngineError::Start(format!("cannot run '{command}': {e}")))
+/// The process groups of the engines started and not yet ended, so that [`end_all`] can end
+/// them (and whatever they started) when the process is told to stop.
+static RUNNING: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+
+/// An engine process leading its own process group, so that a kill reaches whatever it
+/// started too. Dropped, it kills the group (if the engine has not ended by itself) and
+/// reaps the process.
+struct Group {
+    child: Child,
 }
 
-/// Kills `child` and everything in its process group, and reaps it.
-fn kill(child: &mut Child) {
+impl Group {
+    /// Starts `sh -c "exec CMD \"$@\"" sh ARGS...` in a process group of its own.
+    fn spawn(command: &str, args: &[String], stdin: bool) -> Result<Group, EngineError> {
+        let mut cmd = Command::new("sh");
+        cmd.arg("-c")
+            .arg(format!("exec {command} \"$@\""))
+            .arg("sh")
+            .args(args)
+            .stdin(if stdin { Stdio::piped() } else { Stdio::null() })
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::CommandExt;
+            cmd.process_group(0);
+        }
+        // Registered under the lock it was started under: `end_all`, which takes the same
+        // lock, cannot run between the start and the registration and miss it.
+        let mut running = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
+        let child = cmd
+            .spawn()
+            .map_err(|e| EngineError::Start(format!("cannot run '{command}': {e}")))?;
+        running.push(child.id());
+        Ok(Group { child })
+    }
+
+    /// Kills the process and everything in its process group, and reaps it.
+    fn kill(&mut self) {
+        kill_group(self.child.id());
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Group {
+    fn drop(&mut self) {
+        self.kill();
+        let mut running = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
+        running.retain(|&pid| pid != self.child.id());
+    }
+}
+
+impl std::ops::Deref for Group {
+    type Target = Child;
+    fn deref(&self) -> &Child {
+        &self.child
+    }
+}
+
+impl std::ops::DerefMut for Group {
+    fn deref_mut(&mut self) -> &mut Child {
+        &mut self.child
+    }
+}
+
+/// Sends SIGKILL to the process group `pid` leads.
+fn kill_group(pid: u32) {
     #[cfg(unix)]
-    if let Ok(pid) = libc::pid_t::try_from(child.id()) {
+    if let Ok(pid) = libc::pid_t::try_from(pid) {
         // SAFETY: a plain kill(2) of the process group the child leads (spawned with
         // process_group(0), so its group id is its pid).
         unsafe {
             libc::kill(-pid, libc::SIGKILL);
         }
     }
-    let _ = child.kill();
-    let _ = child.wait();
+    #[cfg(not(unix))]
+    let _ = pid;
+}
+
+/// Kills every engine this process started and has not ended yet, with everything they
+/// started: for a process about to exit on a signal (Ctrl-C, SIGTERM), which would otherwise
+/// leave them running in their own process groups. Engines started after this call are not
+/// affected.
+pub fn end_all() {
+    let running = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
+    for &pid in running.iter() {
+        kill_group(pid);
+    }
 }
 
 /// Sends the lines of `output` (invalid UTF-8 replaced, overlong lines cut) on a channel, from a
@@ -339,7 +396,7 @@ impl Divide {
 
 /// A UCI engine process.
 struct UciProcess {
-    child: Child,
+    child: Group,
     stderr: StderrTail,
     stdin: ChildStdin,
     lines: Receiver<String>,
@@ -353,10 +410,10 @@ impl UciProcess {
         timeout: Duration,
         stop: &dyn Fn() -> bool,
     ) -> Result<UciProcess, EngineError> {
-        let mut child = spawn(command, &[], true)?;
+        let mut child = Group::spawn(command, &[], true)?;
         let stderr = StderrTail::collect(&mut child);
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-            kill(&mut child);
+            child.kill();
             return Err(EngineError::Start("no pipes to the engine".into()));
         };
         let mut p = UciProcess {
@@ -499,7 +556,7 @@ impl Drop for UciProcess {
             }
             std::thread::sleep(Duration::from_millis(5));
         }
-        kill(&mut self.child);
+        self.child.kill();
     }
 }
 
@@ -624,10 +681,10 @@ fn perftree_divide(
     stop: &dyn Fn() -> bool,
 ) -> Result<Divide, EngineError> {
     let args = [depth.to_string(), fen.to_string(), moves.join(" ")];
-    let mut child = spawn(command, &args, false)?;
+    let mut child = Group::spawn(command, &args, false)?;
     let stderr = StderrTail::collect(&mut child);
     let Some(stdout) = child.stdout.take() else {
-        kill(&mut child);
+        child.kill();
         return Err(EngineError::Start("no pipe from the engine".into()));
     };
     let lines = line_reader(stdout);
@@ -638,18 +695,18 @@ fn perftree_divide(
             Ok(line) => {
                 output.push(line);
                 if output.len() > MAX_LINES {
-                    kill(&mut child);
+                    child.kill();
                     return Err(EngineError::Garbage(format!(
                         "more than {MAX_LINES} lines of output"
                     )));
                 }
             }
             Err(Waited::Timeout) => {
-                kill(&mut child);
+                child.kill();
                 return Err(EngineError::Timeout(timeout));
             }
             Err(Waited::Stopped) => {
-                kill(&mut child);
+                child.kill();
                 return Err(EngineError::Stopped);
             }
             Err(Waited::Closed) => break,
@@ -661,7 +718,7 @@ fn perftree_divide(
             Ok(Some(status)) => break Some(status),
             Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(2)),
             _ => {
-                kill(&mut child);
+                child.kill();
                 break None;
             }
         }

@@ -81,6 +81,13 @@ fn main() -> ExitCode {
     if !matches!(cli.command, Some(Command::Diff(_) | Command::Serve(_))) {
         cli::common::restore_sigpipe();
     }
+    // An engine runs in a process group of its own: a stop request must end it explicitly.
+    if matches!(cli.command, Some(Command::Diff(_) | Command::Serve(_)))
+        && let Err(e) = cli::signals::end_engines_on_stop()
+    {
+        eprintln!("error: cannot watch for Ctrl-C: {e:#}");
+        return ExitCode::from(2);
+    }
     match run(&cli) {
         Ok(code) => code,
         Err(e) => {

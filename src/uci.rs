@@ -136,6 +136,18 @@ impl<D: FnMut(&Position, u32) -> DivideResult> Uci<D> {
                             )?;
                         }
                     }
+                    ["name", name, rest @ ..] if name.eq_ignore_ascii_case("UCI_Chess960") => {
+                        let got = if rest.is_empty() {
+                            "no value".to_string()
+                        } else {
+                            format!("'{}'", rest.join(" "))
+                        };
+                        writeln!(
+                            out,
+                            "info string error: UCI_Chess960 needs a value: 'setoption name \
+                             UCI_Chess960 value true' or '... value false' (got {got})"
+                        )?
+                    }
                     ["name", name, ..] => writeln!(
                         out,
                         "info string error: unknown option '{name}' (the one option is UCI_Chess960)"
@@ -167,7 +179,10 @@ impl<D: FnMut(&Position, u32) -> DivideResult> Uci<D> {
                             },
                             None => writeln!(out, "info string error: {NO_POSITION}")?,
                         },
-                        _ => writeln!(out, "info string error: bad perft depth '{d}'")?,
+                        _ => writeln!(
+                            out,
+                            "info string error: bad perft depth '{d}' (a whole number from 1 to 64)"
+                        )?,
                     },
                     _ => writeln!(out, "info string only 'go perft <depth>' is supported")?,
                 }

@@ -14,6 +14,20 @@ pub mod progress;
 pub mod root;
 pub mod serve;
 pub mod shards;
+pub mod signals;
 pub mod stats;
 pub mod suite;
 pub mod uci;
+
+/// The commands' names, for the message that tells a mistyped one from a perftree depth
+/// (`src/main.rs` tests that they are the parser's).
+pub const COMMANDS: [&str; 8] = [
+    "uci",
+    "diff",
+    "split",
+    "work",
+    "merge",
+    "serve",
+    "completions",
+    "man",
+];

@@ -370,3 +370,92 @@ fn diff_against_stockfish_when_installed() {
     );
     assert!(text(&o.stdout).contains("no difference: both count 97862 nodes"));
 }
+
+/// Starts `perft ARGS` whose engine is `sh -c 'echo $$ > PIDFILE; exec sleep 1000'` (it writes
+/// its process id, then sleeps: a deep `go perft` that never ends), waits until the engine
+/// runs, stops perft with `signal`, and checks that the engine ended with it.
+fn engine_ends_with_perft(args: &[&str], signal: libc::c_int) {
+    let dir = common::Scratch::new("signal");
+    let pidfile = dir.join("engine.pid");
+    let engine = format!("sh -c 'echo $$ > {}; exec sleep 1000'", pidfile.display());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_perft"))
+        .args(args)
+        .args(["--engine", &engine])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("perft starts");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let engine_pid = loop {
+        if let Some(pid) = std::fs::read_to_string(&pidfile)
+            .ok()
+            .and_then(|s| s.trim().parse::<u32>().ok())
+        {
+            break pid;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the engine never started"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert!(common::running(engine_pid), "the engine runs");
+    // SAFETY: a plain kill(2) of the child this test started and has not reaped.
+    unsafe {
+        libc::kill(child.id() as libc::pid_t, signal);
+    }
+    let status = child.wait().expect("perft ends");
+    assert_eq!(status.code(), Some(128 + signal), "{args:?}");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while common::running(engine_pid) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{args:?}: the engine (pid {engine_pid}) still runs after perft ended"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn ctrl_c_or_sigterm_on_diff_ends_the_engine() {
+    engine_ends_with_perft(&["diff", "--depth", "3"], libc::SIGINT);
+    engine_ends_with_perft(&["diff", "--depth", "3"], libc::SIGTERM);
+    engine_ends_with_perft(
+        &["diff", "--depth", "3", "--protocol", "perftree"],
+        libc::SIGTERM,
+    );
+}
+
+#[test]
+fn ctrl_c_or_sigterm_on_a_suite_diff_ends_the_engine() {
+    let suite = common::data("standard.epd");
+    let suite = suite.to_str().expect("a UTF-8 path");
+    engine_ends_with_perft(&["diff", "--suite", suite], libc::SIGINT);
+    engine_ends_with_perft(&["diff", "--suite", suite], libc::SIGTERM);
+}
+
+#[test]
+fn ctrl_c_or_sigterm_on_serve_ends_the_engine() {
+    // The server starts its engine (a UCI handshake that never ends) before it listens.
+    engine_ends_with_perft(&["serve", "--port", "0"], libc::SIGINT);
+    engine_ends_with_perft(&["serve", "--port", "0"], libc::SIGTERM);
+}
+
+#[test]
+fn uci_names_what_a_bad_option_or_depth_lacks() {
+    let out = uci_exchange(
+        "setoption name UCI_Chess960\nsetoption name UCI_Chess960 value\ngo perft 100\ngo perft 0\nquit\n",
+    );
+    let errors: Vec<&str> = out.lines().filter(|l| l.contains("error")).collect();
+    assert_eq!(errors.len(), 4, "{out}");
+    for e in &errors[..2] {
+        assert!(
+            e.contains("UCI_Chess960 needs a value: 'setoption name UCI_Chess960 value true'"),
+            "{e}"
+        );
+        assert!(!e.contains("unknown option"), "{e}");
+    }
+    for e in &errors[2..] {
+        assert!(e.contains("a whole number from 1 to 64"), "{e}");
+    }
+}
