@@ -207,7 +207,12 @@ impl Common {
 
     /// The position to count: `--fen` (default: the start position), then `--moves`.
     pub fn position(&self) -> Result<Position> {
-        build_position(self.fen.as_deref(), self.chess960, &self.move_list())
+        build_position(
+            self.fen.as_deref(),
+            self.chess960,
+            &self.move_list(),
+            &OPTION_NAMES,
+        )
     }
 }
 
@@ -219,8 +224,29 @@ pub fn move_list(moves: &[String]) -> Vec<&str> {
         .collect()
 }
 
-/// The position to count: `fen` (default: the start position), then `moves` played in order.
-pub fn build_position(fen: Option<&str>, chess960: bool, moves: &[&str]) -> Result<Position> {
+/// How an error of [`build_position`] names what the user gave: the command line's options, or
+/// the server's parameters.
+pub struct Names {
+    /// Where the moves came from (`--moves`).
+    pub moves: &'static str,
+    /// What selects Chess960 rules (`--chess960`).
+    pub chess960: &'static str,
+}
+
+/// The command line's names of the moves and the Chess960 switch.
+pub const OPTION_NAMES: Names = Names {
+    moves: "--moves",
+    chess960: "--chess960",
+};
+
+/// The position to count: `fen` (default: the start position), then `moves` played in order;
+/// an error names the input as `names` says.
+pub fn build_position(
+    fen: Option<&str>,
+    chess960: bool,
+    moves: &[&str],
+    names: &Names,
+) -> Result<Position> {
     use anyhow::Context;
     let fen = fen.unwrap_or(perft::position::STARTPOS);
     let mut pos = match Position::from_fen_with(fen, chess960) {
@@ -228,14 +254,15 @@ pub fn build_position(fen: Option<&str>, chess960: bool, moves: &[&str]) -> Resu
             if !chess960 && Position::from_fen_with(fen, true).is_ok() =>
         {
             bail!(
-                "invalid FEN '{}': {e} (valid as X-FEN with --chess960)",
-                shorten(fen)
+                "invalid FEN '{}': {e} (valid as X-FEN with {})",
+                shorten(fen),
+                names.chess960
             )
         }
         result => result.with_context(|| format!("invalid FEN '{}'", shorten(fen)))?,
     };
     if let Err((i, e)) = perft::uci::play_moves(&mut pos, moves.iter().copied()) {
-        bail!("move {i} of --moves: {e}");
+        bail!("move {i} of {}: {e}", names.moves);
     }
     Ok(pos)
 }

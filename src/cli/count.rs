@@ -1,10 +1,13 @@
 //! The count: `perft [--fen F] [--moves ...] --depth N [--divide]`, and the perftree form
 //! `perft <depth> "<fen>" ["<moves>"]`.
 
-use super::common::{Common, MAX_DEPTH, SliderJob, build_position, mnps, mnps_label, setup_label};
+use super::common::{
+    Common, MAX_DEPTH, Names, SliderJob, build_position, mnps, mnps_label, rules_label, setup_label,
+};
+use super::progress;
 use anyhow::Result;
 use perft::cpu::Simd;
-use perft::perft::{Options, divide_uci, estimate_leaves, perft_with};
+use perft::perft::{Options, divide_uci, divide_watched, estimate_leaves, perft_with};
 use perft::{Magic, Nodes, Position, Sliders};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -120,7 +123,11 @@ pub fn run_perftree(tree: &TreeArgs, common: &Common, depth: u32, simd: Simd) ->
         .unwrap_or("")
         .split_ascii_whitespace()
         .collect();
-    let pos = build_position(tree.tree_fen.as_deref(), common.chess960, &moves)?;
+    let names = Names {
+        moves: "the moves argument",
+        chess960: "--chess960",
+    };
+    let pos = build_position(tree.tree_fen.as_deref(), common.chess960, &moves, &names)?;
     if depth == 0 {
         println!();
         println!("1");

@@ -1,10 +1,12 @@
 //! `perft diff`: find where another engine's perft goes wrong, at one position or over a suite.
 
-use super::common::{CountArgs, MAX_DEPTH, SliderJob, build_position, move_list, with_sliders};
+use super::common::{
+    CountArgs, MAX_DEPTH, OPTION_NAMES, SliderJob, build_position, move_list, with_sliders,
+};
 use super::input::Input;
 use super::progress::Progress;
 use super::serve::report::{self, Entry};
-use super::suite::{auto_table_size, depth_list};
+use super::suite::{auto_table_size, depth_list, name_cell, name_width};
 use anyhow::{Context, Result, bail};
 use perft::Nodes;
 use perft::attacks::Sliders;
@@ -279,7 +281,7 @@ fn run_one<S: Sliders>(args: &Args) -> Result<ExitCode> {
         .collect();
     // Validate the input before starting the engine.
     let refs: Vec<&str> = moves.iter().map(String::as_str).collect();
-    let start = build_position(Some(fen), args.chess960, &refs)?;
+    let start = build_position(Some(fen), args.chess960, &refs, &OPTION_NAMES)?;
     let root = perft::Position::from_fen_with(fen, args.chess960)?;
     let depth = args.depth.unwrap_or(1);
     let table = args

@@ -2,8 +2,8 @@
 //! by the batch engines people already run (GNU parallel, Slurm, xargs).
 
 use super::common::{
-    CountArgs, HashSize, MAX_DEPTH, SliderChoice, SliderJob, build_position, hash_label, move_list,
-    plural, with_sliders,
+    CountArgs, HashSize, MAX_DEPTH, OPTION_NAMES, SliderChoice, SliderJob, build_position,
+    hash_label, many, move_list, plural, with_sliders,
 };
 use anyhow::{Result, bail};
 use perft::perft::estimate_leaves;
@@ -103,7 +103,7 @@ impl SliderJob for Split<'_> {
             .map(String::from)
             .collect();
         let refs: Vec<&str> = moves.iter().map(String::as_str).collect();
-        let root = build_position(args.fen.as_deref(), args.chess960, &refs)?;
+        let root = build_position(args.fen.as_deref(), args.chess960, &refs, &OPTION_NAMES)?;
         let req = SplitRequest {
             fen: args
                 .fen

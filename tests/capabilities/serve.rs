@@ -169,29 +169,49 @@ fn bad_requests_are_answered_400_naming_what_is_wrong() {
     for (query, said) in [
         ("depth=3&fen=xx", "invalid FEN"),
         ("depth=3&moves=e2e5", "e2e5"),
-        ("depth=3&moves=e2e4+e2e4", "move 2"),
+        ("depth=3&moves=e2e4+e2e4", "move 2 of the parameter 'moves'"),
         ("depth=6", "--max-depth 5"),
         ("depth=0", "depth '0'"),
         ("depth=x", "depth 'x'"),
         ("", "missing parameter 'depth'"),
         ("depth=2&colour=white", "unknown parameter 'colour'"),
         ("depth=2&depth=3", "given twice"),
-        ("depth=2&chess960=maybe", "chess960"),
+        (
+            "depth=2&chess960=maybe",
+            "neither yes (1, true, yes, on) nor no",
+        ),
+        (
+            "depth=2&fen=4k3/8/8/8/8/8/8/R4K1R+w+KQ+-",
+            "with chess960=1",
+        ),
     ] {
         let r = s.get(&format!("/api/divide?{query}"));
         assert_eq!(r.status, 400, "{query}: {}", r.body);
         let e = error_of(&r);
         assert!(e.contains(said), "{query}: {e}");
+        // The API names its own parameters, never the command line's options.
+        assert!(!e.contains("--moves") && !e.contains("--chess960"), "{e}");
+    }
+    // Every spelling of yes and no is taken.
+    for yes in ["1", "true", "yes", "on", "YES"] {
+        let r = s.get(&format!("/api/divide?depth=1&chess960={yes}"));
+        assert_eq!((r.status, r.json()["chess960"].clone()), (200, json!(true)));
+    }
+    for no in ["0", "false", "no", "off"] {
+        let r = s.get(&format!("/api/divide?depth=1&chess960={no}"));
+        assert_eq!(
+            (r.status, r.json()["chess960"].clone()),
+            (200, json!(false))
+        );
     }
     let r = s.get("/api/diff?depth=2");
     assert_eq!(r.status, 400);
     assert!(error_of(&r).contains("--engine"), "{}", r.body);
     assert_eq!(s.get("/nothing").status, 404);
-    assert_eq!(
-        request(&s.addr, "POST", "/api/divide?depth=1", &[], "").status,
-        405
-    );
-    assert_eq!(s.get("/api/cancel").status, 405);
+    let r = s.ask("POST", "/api/divide?depth=1", &[]);
+    assert_eq!((r.status, r.header("allow")), (405, Some("GET, HEAD")));
+    let r = s.get("/api/cancel");
+    assert_eq!((r.status, r.header("allow")), (405, Some("POST")));
 }
 
 #[test]
@@ -202,35 +222,221 @@ fn only_requests_naming_this_server_are_answered() {
         let r = request(&s.addr, "GET", "/api/info", &[("Host", &host)], "");
         assert_eq!(r.status, 200, "{host}");
     }
+    // A Host without a port names port 80, which this server is not on.
     for host in [
         "evil.example",
         "evil.example:80",
         "localhost",
         "127.0.0.1:1",
     ] {
-        let r = request(&s.addr, "GET", "/api/divide?depth=1", &[("Host", host)], "");
+        let r = s.ask("GET", "/api/divide?depth=1", &[("Host", host)]);
         assert_eq!(r.status, 403, "{host}: {}", r.body);
         assert!(error_of(&r).contains("host"), "{}", r.body);
     }
     let r = request(&s.addr, "GET", "/", &[("Host", "")], "");
-    assert_ne!(r.status, 200, "no Host header");
-    let r = request(
-        &s.addr,
+    assert_eq!(r.status, 400, "no Host header");
+    assert_eq!(error_of(&r), "the request has no Host header");
+    let r = s.ask(
         "GET",
         "/api/divide?depth=1",
         &[("Origin", "http://evil.example")],
-        "",
     );
     assert_eq!(r.status, 403);
     let own = format!("http://{}", s.addr);
-    let r = request(
-        &s.addr,
-        "GET",
-        "/api/divide?depth=1",
-        &[("Origin", &own)],
-        "",
-    );
+    let r = s.ask("GET", "/api/divide?depth=1", &[("Origin", &own)]);
     assert_eq!(r.status, 200);
+}
+
+/// What a page of another site can make a browser send: a plain GET (an image, a link, a
+/// form), with `Sec-Fetch-Site` saying where it comes from, and without the token (the page
+/// that has it is ours, and another site cannot read it); none of it is answered.
+#[test]
+fn requests_from_another_site_are_refused() {
+    let s = Server::start(&[]);
+    // What `<img src="http://127.0.0.1:PORT/api/divide?depth=7">` sends.
+    for site in ["cross-site", "same-site"] {
+        let headers = [("Sec-Fetch-Site", site), ("Sec-Fetch-Dest", "image")];
+        let r = request(&s.addr, "GET", "/api/divide?depth=7", &headers, "");
+        assert_eq!(r.status, 403, "{site}: {}", r.body);
+        assert!(error_of(&r).contains("another site"), "{}", r.body);
+        // Even with the token, and for the page itself.
+        let r = s.ask("GET", "/", &[("Sec-Fetch-Site", site)]);
+        assert_eq!(r.status, 403, "{site}");
+    }
+    // An older browser sends no Sec-Fetch-Site: the token is missing all the same.
+    for path in ["/api/divide?depth=1", "/api/diff?depth=1", "/api/progress"] {
+        let r = request(&s.addr, "GET", path, &[], "");
+        assert_eq!(r.status, 403, "{path}: {}", r.body);
+        assert!(error_of(&r).contains("token"), "{}", r.body);
+    }
+    let r = request(&s.addr, "POST", "/api/cancel", &[], "");
+    assert_eq!(r.status, 403);
+    let wrong = [("X-Perft-Token", "0123456789abcdef0123456789abcdef")];
+    assert_eq!(
+        request(&s.addr, "GET", "/api/divide?depth=1", &wrong, "").status,
+        403
+    );
+    let twice = [
+        ("X-Perft-Token", s.token.as_str()),
+        ("X-Perft-Token", s.token.as_str()),
+    ];
+    assert_eq!(
+        request(&s.addr, "GET", "/api/divide?depth=1", &twice, "").status,
+        403
+    );
+    // The page and its own requests: the token is in the page, and works.
+    for site in ["same-origin", "none"] {
+        let r = s.ask("GET", "/api/divide?depth=2", &[("Sec-Fetch-Site", site)]);
+        assert_eq!(
+            (r.status, r.json()["total"].clone()),
+            (200, json!(400)),
+            "{site}"
+        );
+    }
+    let page = s.get("/").body;
+    assert!(page.contains(&format!("content=\"{}\"", s.token)));
+    // A second server has a token of its own.
+    let other = Server::start(&[]);
+    assert_ne!(other.token, s.token);
+}
+
+/// Sends `raw` bytes as they are and reads the answer's status and body (the connection is
+/// closed by the server after one answer).
+fn raw_request(addr: &str, raw: &[u8]) -> (u16, String) {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(addr).expect("connects");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .expect("timeout set");
+    // The server may answer and close before taking everything: a failed write is no failure.
+    let _ = stream.write_all(raw);
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer);
+    let text = String::from_utf8_lossy(&answer).to_string();
+    let status = text
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("an answer with a status: {text:?}"));
+    let body = text
+        .split_once("\r\n\r\n")
+        .map_or("", |(_, b)| b)
+        .to_string();
+    (status, body)
+}
+
+/// Every request is read within bounds (its line, headers, body and time) and a broken one is
+/// answered with the status that says why and a JSON message; after each, the server still
+/// counts a divide exactly.
+#[test]
+fn hostile_requests_are_answered_and_the_server_stays_up() {
+    let s = Server::start(&[]);
+    let host = format!("Host: {}\r\n", s.addr);
+    let token = format!("X-Perft-Token: {}\r\n", s.token);
+    let long_target = format!("GET /api/info?{} HTTP/1.1\r\n{host}\r\n", "a".repeat(9000));
+    let many_headers: String = (0..100).map(|i| format!("X-{i}: {i}\r\n")).collect();
+    let big_header = format!("X-Big: {}\r\n", "b".repeat(17000));
+    let cases: Vec<(String, Vec<u8>, u16, &str)> = vec![
+        (
+            "a body of 99,999,999,999 bytes announced".into(),
+            format!("GET /api/info HTTP/1.1\r\n{host}Content-Length: 99999999999\r\n\r\n").into(),
+            413,
+            "larger than 4 KiB",
+        ),
+        (
+            "the same on the cancel".into(),
+            format!("POST /api/cancel HTTP/1.1\r\n{host}{token}Content-Length: 99999999999\r\n\r\n")
+                .into(),
+            413,
+            "larger than 4 KiB",
+        ),
+        (
+            "a request line of 9,000 characters".into(),
+            long_target.into_bytes(),
+            414,
+            "request line",
+        ),
+        (
+            "100 header lines".into(),
+            format!("GET /api/info HTTP/1.1\r\n{host}{many_headers}\r\n").into(),
+            431,
+            "header lines",
+        ),
+        (
+            "a header of 17,000 characters".into(),
+            format!("GET /api/info HTTP/1.1\r\n{host}{big_header}\r\n").into(),
+            431,
+            "headers are longer",
+        ),
+        (
+            "two Host headers".into(),
+            format!("GET /api/info HTTP/1.1\r\n{host}Host: evil.example\r\n\r\n").into(),
+            400,
+            "more than one Host",
+        ),
+        (
+            "two Content-Length headers".into(),
+            format!("GET /api/info HTTP/1.1\r\n{host}Content-Length: 1\r\nContent-Length: 2\r\n\r\nx")
+                .into(),
+            400,
+            "more than one Content-Length",
+        ),
+        (
+            "a chunked body".into(),
+            format!("POST /api/cancel HTTP/1.1\r\n{host}{token}Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n")
+                .into(),
+            501,
+            "Transfer-Encoding",
+        ),
+        (
+            "an HTTP/0.9 request".into(),
+            b"GET /\r\n\r\n".to_vec(),
+            400,
+            "not an HTTP/1.0 or HTTP/1.1 request",
+        ),
+        (
+            "bytes that are no request".into(),
+            b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n".to_vec(),
+            400,
+            "not an HTTP/1.0 or HTTP/1.1 request",
+        ),
+        (
+            "a header value that is not UTF-8".into(),
+            [format!("GET /api/info HTTP/1.1\r\n{host}X-Bad: ").as_bytes(), b"\xff\xfe\r\n\r\n"]
+                .concat(),
+            400,
+            "UTF-8",
+        ),
+    ];
+    for (what, raw, status, said) in cases {
+        let (got, body) = raw_request(&s.addr, &raw);
+        assert_eq!(got, status, "{what}: {body}");
+        let v: Value =
+            serde_json::from_str(&body).unwrap_or_else(|e| panic!("{what}: {e}: {body}"));
+        let e = v["error"].as_str().unwrap_or_default();
+        assert!(e.contains(said), "{what}: {e}");
+        let r = s.get("/api/divide?depth=3");
+        assert_eq!(
+            (r.status, r.json()["total"].clone()),
+            (200, json!(8902)),
+            "after {what}"
+        );
+    }
+    // A request that never completes holds its own connection only, and is answered 408 once
+    // its time is up; meanwhile others are answered.
+    use std::io::{Read, Write};
+    let mut slow = std::net::TcpStream::connect(&s.addr).expect("connects");
+    slow.write_all(b"GET /api/info HTTP/1.1\r\n")
+        .expect("written");
+    let r = s.get("/api/divide?depth=2");
+    assert_eq!(r.json()["total"], json!(400));
+    slow.set_read_timeout(Some(Duration::from_secs(60)))
+        .expect("timeout set");
+    let mut answer = String::new();
+    let _ = slow.read_to_string(&mut answer);
+    assert!(answer.starts_with("HTTP/1.1 408 "), "{answer}");
+    let r = s.get("/api/divide?depth=3");
+    assert_eq!(r.json()["total"], json!(8902));
 }
 
 /// Starts a long count (Kiwipete at depth 6, billions of nodes) on another thread and waits
@@ -238,7 +444,9 @@ fn only_requests_naming_this_server_are_answered() {
 fn start_long_count(s: &Server) -> std::thread::JoinHandle<Reply> {
     let addr = s.addr.clone();
     let path = format!("/api/divide?depth=6&fen={}", enc(KIWIPETE));
-    let long = std::thread::spawn(move || request(&addr, "GET", &path, &[], ""));
+    let token = s.token.clone();
+    let long =
+        std::thread::spawn(move || request(&addr, "GET", &path, &[("X-Perft-Token", &token)], ""));
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
         let p = s.get("/api/progress").json();
@@ -257,11 +465,11 @@ fn a_cancel_stops_the_running_count() {
     let s = Server::start(&["--max-depth", "6"]);
     let long = start_long_count(&s);
     let asked = Instant::now();
-    let r = request(&s.addr, "POST", "/api/cancel", &[], "");
+    let r = s.ask("POST", "/api/cancel", &[]);
     assert_eq!(r.json()["cancelled"], json!(true));
     let r = long.join().expect("the request returns");
     assert_eq!(r.status, 409, "{}", r.body);
-    assert!(error_of(&r).contains("cancelled"));
+    assert_eq!(error_of(&r), "cancelled by a request to /api/cancel");
     assert!(
         asked.elapsed() < Duration::from_secs(20),
         "{:?}",
@@ -276,7 +484,12 @@ fn a_new_count_cancels_the_running_one() {
     let long = start_long_count(&s);
     let r = s.get("/api/divide?depth=3");
     assert_eq!(r.json()["total"], json!(8902));
-    assert_eq!(long.join().expect("returns").status, 409);
+    let r = long.join().expect("returns");
+    assert_eq!(r.status, 409);
+    assert_eq!(
+        error_of(&r),
+        "cancelled: a newer request replaced this count"
+    );
 }
 
 /// Asks `path` of a server whose engine never answers about Kiwipete, waits until the engine
@@ -301,9 +514,10 @@ fn stopped_while_the_engine_thinks(path: &str, protocol: &str, stop: fn(&Server)
         "--timeout",
         "120",
     ]);
-    let addr = s.addr.clone();
+    let (addr, token) = (s.addr.clone(), s.token.clone());
     let path = path.replace("FEN", &enc(KIWIPETE));
-    let hung = std::thread::spawn(move || request(&addr, "GET", &path, &[], ""));
+    let hung =
+        std::thread::spawn(move || request(&addr, "GET", &path, &[("X-Perft-Token", &token)], ""));
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
         // A divide names the engine's part; a diff's first step asks it right after our
@@ -337,7 +551,7 @@ fn stopped_while_the_engine_thinks(path: &str, protocol: &str, stop: fn(&Server)
 }
 
 fn cancel(s: &Server) {
-    let r = request(&s.addr, "POST", "/api/cancel", &[], "");
+    let r = s.ask("POST", "/api/cancel", &[]);
     assert_eq!(r.json()["cancelled"], json!(true));
 }
 

@@ -3,7 +3,7 @@
 
 use super::Settings;
 use super::http::clip;
-use crate::cli::common::build_position;
+use crate::cli::common::{Names, build_position};
 use crate::cli::diff::FailureJson;
 use perft::diff::{Outcome, Stopped, find_divergence_watched};
 use perft::engine::Engine;
@@ -16,19 +16,22 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
 
-/// An HTTP answer: status, content type and body.
+/// An HTTP answer: status, content type and body (and, for a 405, the methods allowed).
 pub(super) struct Answer {
     pub(super) status: u16,
     pub(super) content_type: &'static str,
     pub(super) body: Vec<u8>,
+    pub(super) allow: Option<&'static str>,
 }
 
 impl Answer {
-    pub(super) fn file(content_type: &'static str, text: &'static str) -> Answer {
+    /// One of the page's files.
+    pub(super) fn page(content_type: &'static str, text: &[u8]) -> Answer {
         Answer {
             status: 200,
             content_type,
-            body: text.as_bytes().to_vec(),
+            body: text.to_vec(),
+            allow: None,
         }
     }
 
@@ -38,6 +41,7 @@ impl Answer {
                 status,
                 content_type: "application/json",
                 body,
+                allow: None,
             },
             Err(e) => Answer::error(500, &format!("the answer could not be written: {e}")),
         }
@@ -54,6 +58,7 @@ impl Answer {
             status,
             content_type: "application/json",
             body,
+            allow: None,
         }
     }
 }
@@ -62,14 +67,22 @@ impl Answer {
 struct Job {
     kind: &'static str,
     watch: Watch,
+    /// Why it was cancelled, once it was: by `/api/cancel`, or by a newer request.
+    by_cancel: std::sync::atomic::AtomicBool,
     /// What the count is doing now, for the page ("our divide at depth 5 after e2e4").
     stage: Mutex<String>,
     started: Instant,
 }
 
-/// The server's state: its settings, the engine, and the one count at a time.
+/// The server's state: its settings, its token and page, the engine, and the one count at a
+/// time.
 pub(super) struct State {
     settings: Settings,
+    /// A secret of this run of the server, in its page and required of the requests that count
+    /// (see `http::route`).
+    token: String,
+    /// The page, with the token in it.
+    page: String,
     /// `--hash`'s table, kept from one count to the next.
     table: Option<Table>,
     engine: Option<Mutex<Engine>>,
@@ -87,8 +100,12 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 
 impl State {
     pub(super) fn new(settings: Settings, engine: Option<Engine>, table: Option<Table>) -> State {
+        let token = new_token();
+        let page = super::http::INDEX.replace("{{token}}", &token);
         State {
             settings,
+            token,
+            page,
             table,
             engine: engine.map(Mutex::new),
             turn: Mutex::new(()),
@@ -99,6 +116,16 @@ impl State {
 
     pub(super) fn settings(&self) -> &Settings {
         &self.settings
+    }
+
+    /// The token the requests that count must carry.
+    pub(super) fn token(&self) -> &str {
+        &self.token
+    }
+
+    /// The page, with the token in it.
+    pub(super) fn page(&self) -> &str {
+        &self.page
     }
 
     /// How every count of this server is made (our divides and the descent's alike): the
@@ -137,6 +164,7 @@ impl State {
         let job = Arc::new(Job {
             kind,
             watch: Watch::new(),
+            by_cancel: std::sync::atomic::AtomicBool::new(false),
             stage: Mutex::new(String::new()),
             started: Instant::now(),
         });
@@ -146,9 +174,38 @@ impl State {
     }
 }
 
-fn superseded() -> Answer {
-    Answer::error(409, "cancelled: a newer request replaced this count")
+/// 128 bits from the system's random source (through the standard library's hasher keys,
+/// which it seeds from the operating system): a token no other site can guess.
+fn new_token() -> String {
+    use std::hash::{BuildHasher, Hasher};
+    let word = |salt: u64| {
+        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+        h.write_u64(salt);
+        h.write_u128(
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos()),
+        );
+        h.finish()
+    };
+    format!("{:016x}{:016x}", word(1), word(2))
 }
+
+/// The answer to a count that was cancelled before it finished: by `/api/cancel`, or by a
+/// newer request.
+fn cancelled(job: &Job) -> Answer {
+    if job.by_cancel.load(Ordering::Relaxed) {
+        Answer::error(409, "cancelled by a request to /api/cancel")
+    } else {
+        Answer::error(409, "cancelled: a newer request replaced this count")
+    }
+}
+
+/// How the API's errors name what a request gave.
+const API_NAMES: Names = Names {
+    moves: "the parameter 'moves'",
+    chess960: "chess960=1",
+};
 
 /// What a divide or diff request asks: the position, the moves played from it, the depth.
 struct Query {
@@ -188,11 +245,15 @@ impl Query {
                 "depth {depth} is deeper than this server's --max-depth {max_depth}"
             ));
         }
-        let chess960 = match fields.get("chess960").map(|s| s.as_str()) {
-            None | Some("0" | "false" | "") => false,
-            Some("1" | "true") => true,
+        let chess960 = match fields.get("chess960").map(|s| s.to_ascii_lowercase()) {
+            None => false,
+            Some(v) if matches!(v.as_str(), "0" | "false" | "no" | "off" | "") => false,
+            Some(v) if matches!(v.as_str(), "1" | "true" | "yes" | "on") => true,
             Some(other) => {
-                return Err(format!("chess960 '{}' is not 1 or 0", clip(other)));
+                return Err(format!(
+                    "chess960 '{}' is neither yes (1, true, yes, on) nor no (0, false, no, off)",
+                    clip(&other)
+                ));
             }
         };
         let fen = fields
@@ -205,7 +266,8 @@ impl Query {
             .map(|m| m.split_ascii_whitespace().map(String::from).collect())
             .unwrap_or_default();
         let refs: Vec<&str> = moves.iter().map(String::as_str).collect();
-        let pos = build_position(Some(&fen), chess960, &refs).map_err(|e| format!("{e:#}"))?;
+        let pos = build_position(Some(&fen), chess960, &refs, &API_NAMES)
+            .map_err(|e| format!("{e:#}"))?;
         let root = Position::from_fen_with(&fen, chess960).map_err(|e| e.to_string())?;
         Ok((
             Query {
@@ -256,12 +318,12 @@ pub(super) fn divide<S: Sliders>(state: &State, query: &str) -> Answer {
         Err(e) => return Answer::error(400, &e),
     };
     let Some((_turn, job)) = state.take_turn("divide") else {
-        return superseded();
+        return Answer::error(409, "cancelled: a newer request replaced this count");
     };
     *lock(&job.stage) = format!("our divide at depth {}", q.depth);
     let ours = match divide_watched::<S>(&pos, q.depth, state.options(), &job.watch) {
         Ok(lines) => lines,
-        Err(Cancelled) => return superseded(),
+        Err(Cancelled) => return cancelled(&job),
     };
     let seconds = job.started.elapsed().as_secs_f64();
     let mut rows: BTreeMap<String, RowJson> = ours
@@ -297,7 +359,7 @@ pub(super) fn divide<S: Sliders>(state: &State, query: &str) -> Answer {
             Err(e) => engine_error = Some(e.to_string()),
         }
         if job.watch.is_cancelled() {
-            return superseded();
+            return cancelled(&job);
         }
     }
     let mnps = if seconds > 0.0 {
@@ -339,7 +401,7 @@ pub(super) fn diff<S: Sliders>(state: &State, query: &str) -> Answer {
         );
     };
     let Some((_turn, job)) = state.take_turn("diff") else {
-        return superseded();
+        return Answer::error(409, "cancelled: a newer request replaced this count");
     };
     let mut step = |moves: &[String], depth: u32| {
         let place = if moves.is_empty() {
@@ -363,7 +425,7 @@ pub(super) fn diff<S: Sliders>(state: &State, query: &str) -> Answer {
             Outcome::Agree { .. } => Answer::json(200, &()),
             _ => Answer::json(200, &FailureJson::new(q.depth, &q.fen, &report)),
         },
-        Err(Stopped::Cancelled) => superseded(),
+        Err(Stopped::Cancelled) => cancelled(&job),
         Err(Stopped::Engine(e)) => Answer::error(502, &format!("the engine failed: {e}")),
     }
 }
@@ -412,6 +474,7 @@ pub(super) fn progress(state: &State) -> Answer {
 pub(super) fn cancel(state: &State) -> Answer {
     let job = state.running_job();
     if let Some(job) = &job {
+        job.by_cancel.store(true, Ordering::Relaxed);
         job.watch.cancel();
     }
     let cancelled = job.is_some();
@@ -423,8 +486,11 @@ pub(super) fn cancel(state: &State) -> Answer {
 }
 
 #[derive(Serialize)]
-struct InfoJson {
+struct InfoJson<'a> {
     version: &'static str,
+    /// The token the requests that count must carry (in the `X-Perft-Token` header): readable
+    /// by the page and by scripts, not by a page of another site.
+    token: &'a str,
     engine: Option<String>,
     max_depth: u32,
     threads: usize,
@@ -437,6 +503,7 @@ pub(super) fn info(state: &State) -> Answer {
         200,
         &InfoJson {
             version: env!("CARGO_PKG_VERSION"),
+            token: &state.token,
             engine: state.settings.engine_name.clone(),
             max_depth: state.settings.max_depth,
             threads: state.settings.threads,

@@ -1,57 +1,301 @@
-//! The HTTP side of `perft serve`: who may ask (the `Host` and `Origin` checks), which paths
-//! exist, and the page's files, which are inside the binary.
+//! The HTTP side of `perft serve`: one request per connection, read within fixed bounds (the
+//! request line, the headers, the body, the time), checked for who asks (the `Host`, `Origin`
+//! and `Sec-Fetch-Site` headers and the server's token), routed, and answered with a JSON
+//! body for every error. The page's files are inside the binary.
+//!
+//! The request head is parsed by `httparse` (the parser of hyper: it reads a buffer we bound,
+//! and takes nothing on trust); reading, limits and answers are here.
 
 use super::api::{self, Answer, State};
 use perft::Sliders;
-use tiny_http::{Header, Method, Request, Response};
+use std::io::{Read, Write};
+use std::net::{Shutdown, TcpStream};
+use std::time::{Duration, Instant};
 
-const INDEX: &str = include_str!("page/index.html");
+pub(super) const INDEX: &str = include_str!("page/index.html");
 pub(super) const STYLE: &str = include_str!("page/style.css");
 pub(super) const BOARD: &str = include_str!("page/board.js");
 const APP: &str = include_str!("page/app.js");
 
-/// Answers one request (on its own thread).
-pub(super) fn answer<S: Sliders>(state: &State, request: Request) {
-    let answer = route::<S>(state, &request);
-    let _ = request.respond(response(answer));
+/// The longest request line (method, path and query, version) read: 8 KiB, far more than a
+/// FEN and a game's moves need. Longer is answered 414.
+pub(super) const MAX_REQUEST_LINE: usize = 8 * 1024;
+/// The longest request head (request line and headers) read: 16 KiB. Longer is answered 431.
+pub(super) const MAX_HEAD: usize = 16 * 1024;
+/// Header lines read; more is answered 431.
+const MAX_HEADERS: usize = 64;
+/// The largest body accepted (no route reads one): 4 KiB. Larger is answered 413.
+pub(super) const MAX_BODY: usize = 4 * 1024;
+/// The time a client has to send its whole request; slower is answered 408.
+pub(super) const READ_TIME: Duration = Duration::from_secs(10);
+/// The time an answer may take to be taken by the client.
+const WRITE_TIME: Duration = Duration::from_secs(10);
+/// The header that carries the server's token (see [`State::token`]).
+pub(super) const TOKEN_HEADER: &str = "X-Perft-Token";
+
+/// A request as read: method, target (path and query), headers (names as sent).
+pub(super) struct Request {
+    method: String,
+    target: String,
+    headers: Vec<(String, String)>,
+}
+
+impl Request {
+    /// The values of the header `name` (any case), in order.
+    fn headers<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a str> {
+        self.headers
+            .iter()
+            .filter(move |(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Reads one request from `stream`, answers it, and closes the connection.
+pub(super) fn serve_connection<S: Sliders>(state: &State, mut stream: TcpStream) {
+    let _ = stream.set_write_timeout(Some(WRITE_TIME));
+    let (answer, head_only) = match read_request(&mut stream) {
+        Ok(request) => (
+            route::<S>(state, &request),
+            request.method.eq_ignore_ascii_case("HEAD"),
+        ),
+        Err(Some(refusal)) => (refusal, false),
+        // The client went away before sending a request: nobody to answer.
+        Err(None) => return,
+    };
+    let _ = write_answer(&mut stream, &answer, head_only);
+    close(stream);
+}
+
+/// Ends a connection so that the client reads the whole answer: our side shut for writing,
+/// then what the client still sends (a body we refused, say) read and dropped for a moment,
+/// since closing with unread input would reset the connection and could lose the answer.
+fn close(mut stream: TcpStream) {
+    let _ = stream.shutdown(Shutdown::Write);
+    let _ = stream.set_read_timeout(Some(Duration::from_millis(200)));
+    let mut sink = [0u8; 4096];
+    let mut left: usize = 256 * 1024;
+    while left > 0 {
+        match stream.read(&mut sink) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => left = left.saturating_sub(n),
+        }
+    }
+}
+
+/// Reads a whole request: its head within [`MAX_HEAD`] and its body within [`MAX_BODY`], all
+/// within [`READ_TIME`]. `Err(Some(answer))` for a request refused as it was read,
+/// `Err(None)` when the connection closed before a request began.
+fn read_request(stream: &mut TcpStream) -> Result<Request, Option<Answer>> {
+    let deadline = Instant::now() + READ_TIME;
+    let mut buf: Vec<u8> = Vec::with_capacity(2048);
+    let (request, head_len) = loop {
+        let mut headers = [httparse::EMPTY_HEADER; MAX_HEADERS];
+        let mut parsed = httparse::Request::new(&mut headers);
+        match parsed.parse(&buf) {
+            Ok(httparse::Status::Complete(n)) => break (owned(&parsed)?, n),
+            Ok(httparse::Status::Partial) => {}
+            Err(httparse::Error::TooManyHeaders) => {
+                return Err(Some(Answer::error(
+                    431,
+                    &format!("the request has more than {MAX_HEADERS} header lines"),
+                )));
+            }
+            Err(e) => {
+                return Err(Some(Answer::error(
+                    400,
+                    &format!("not an HTTP/1.0 or HTTP/1.1 request ({e})"),
+                )));
+            }
+        }
+        let line_end = buf.iter().position(|&b| b == b'\n');
+        if line_end.map_or(buf.len(), |i| i) > MAX_REQUEST_LINE {
+            return Err(Some(too_long_line()));
+        }
+        if buf.len() >= MAX_HEAD {
+            return Err(Some(Answer::error(
+                431,
+                &format!(
+                    "the request's headers are longer than {} KiB",
+                    MAX_HEAD / 1024
+                ),
+            )));
+        }
+        let room = (MAX_HEAD - buf.len()).min(4096);
+        match read_some(stream, &mut buf, room, deadline) {
+            Ok(0) if buf.is_empty() => return Err(None),
+            Ok(0) => {
+                return Err(Some(Answer::error(
+                    400,
+                    "the connection closed in the middle of the request",
+                )));
+            }
+            Ok(_) => {}
+            Err(answer) => return Err(answer),
+        }
+    };
+    if request.target.len() > MAX_REQUEST_LINE {
+        return Err(Some(too_long_line()));
+    }
+    if request.headers("Transfer-Encoding").next().is_some() {
+        return Err(Some(Answer::error(
+            501,
+            "bodies in Transfer-Encoding are not accepted: send a Content-Length",
+        )));
+    }
+    let lengths: Vec<&str> = request.headers("Content-Length").collect();
+    let length = match lengths.as_slice() {
+        [] => 0,
+        [one] => one
+            .trim()
+            .parse::<u64>()
+            .map_err(|_| Some(Answer::error(400, "the Content-Length is not a number")))?,
+        _ => {
+            return Err(Some(Answer::error(
+                400,
+                "the request has more than one Content-Length header",
+            )));
+        }
+    };
+    if length > MAX_BODY as u64 {
+        return Err(Some(Answer::error(
+            413,
+            &format!(
+                "the request's body is larger than {} KiB (no path here reads one)",
+                MAX_BODY / 1024
+            ),
+        )));
+    }
+    // The body is read (and dropped: no route takes one) so that the answer follows it.
+    let want = head_len + length as usize;
+    while buf.len() < want {
+        let room = want - buf.len();
+        match read_some(stream, &mut buf, room, deadline) {
+            Ok(0) => {
+                return Err(Some(Answer::error(
+                    400,
+                    "the connection closed before the body announced was sent",
+                )));
+            }
+            Ok(_) => {}
+            Err(answer) => return Err(answer),
+        }
+    }
+    Ok(request)
+}
+
+fn too_long_line() -> Answer {
+    Answer::error(
+        414,
+        &format!(
+            "the request line is longer than {} KiB",
+            MAX_REQUEST_LINE / 1024
+        ),
+    )
+}
+
+/// Reads at most `room` more bytes into `buf`, waiting no later than `deadline`: how many
+/// (0 when the client closed the connection); a missed deadline is answered 408.
+fn read_some(
+    stream: &mut TcpStream,
+    buf: &mut Vec<u8>,
+    room: usize,
+    deadline: Instant,
+) -> Result<usize, Option<Answer>> {
+    let timeout = || {
+        Some(Answer::error(
+            408,
+            &format!(
+                "the request took longer than {} s to arrive",
+                READ_TIME.as_secs()
+            ),
+        ))
+    };
+    let left = deadline.saturating_duration_since(Instant::now());
+    if left.is_zero() {
+        return Err(timeout());
+    }
+    let _ = stream.set_read_timeout(Some(left));
+    let start = buf.len();
+    buf.resize(start + room, 0);
+    let read = stream.read(&mut buf[start..]);
+    let n = match read {
+        Ok(n) => n,
+        Err(e)
+            if matches!(
+                e.kind(),
+                std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+            ) =>
+        {
+            buf.truncate(start);
+            return Err(timeout());
+        }
+        Err(_) => 0,
+    };
+    buf.truncate(start + n);
+    Ok(n)
+}
+
+/// The parsed head as owned text; a header value that is not UTF-8 is refused.
+fn owned(parsed: &httparse::Request<'_, '_>) -> Result<Request, Option<Answer>> {
+    let bad = |what: &str| Some(Answer::error(400, what));
+    let headers = parsed
+        .headers
+        .iter()
+        .map(|h| {
+            std::str::from_utf8(h.value)
+                .map(|v| (h.name.to_string(), v.trim().to_string()))
+                .map_err(|_| bad("a header value is not UTF-8 text"))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Request {
+        method: parsed.method.unwrap_or_default().to_string(),
+        target: parsed.path.unwrap_or_default().to_string(),
+        headers,
+    })
 }
 
 /// The answer to `request`, after checking who asks.
 fn route<S: Sliders>(state: &State, request: &Request) -> Answer {
-    let header = |name: &'static str| {
-        request
-            .headers()
-            .iter()
-            .find(|h| h.field.equiv(name))
-            .map(|h| h.value.as_str().to_string())
+    let hosts: Vec<&str> = request.headers("Host").collect();
+    let host = match hosts.as_slice() {
+        [] => return Answer::error(400, "the request has no Host header"),
+        [one] => *one,
+        _ => return Answer::error(400, "the request has more than one Host header"),
     };
-    let Some(host) = header("Host") else {
-        return Answer::error(400, "the request has no Host header");
-    };
-    if !state
-        .settings()
-        .hosts
-        .iter()
-        .any(|h| h.eq_ignore_ascii_case(&host))
+    if !state.settings().names_us(host) {
+        return Answer::error(
+            403,
+            &format!("this server does not answer for the host '{}'", clip(host)),
+        );
+    }
+    // A browser says where a request comes from: a page of another site (even another port of
+    // this host) is refused, whatever the request.
+    if let Some(site) = request.headers("Sec-Fetch-Site").next()
+        && !matches!(site, "same-origin" | "none")
     {
         return Answer::error(
             403,
-            &format!("this server does not answer for the host '{}'", clip(&host)),
+            &format!(
+                "requests from another site ({}) are not answered",
+                clip(site)
+            ),
         );
     }
-    if let Some(origin) = header("Origin")
-        && !origin.eq_ignore_ascii_case(&format!("http://{host}"))
-    {
-        return Answer::error(
-            403,
-            &format!("requests from '{}' are not answered", clip(&origin)),
-        );
+    for origin in request.headers("Origin") {
+        let ours = origin
+            .strip_prefix("http://")
+            .is_some_and(|authority| state.settings().names_us(authority));
+        if !ours {
+            return Answer::error(
+                403,
+                &format!("requests from '{}' are not answered", clip(origin)),
+            );
+        }
     }
-    let url = request.url();
-    let (path, query) = url.split_once('?').unwrap_or((url, ""));
-    let method = request.method();
+    let target = request.target.as_str();
+    let (path, query) = target.split_once('?').unwrap_or((target, ""));
     let route = match path {
-        "/" | "/index.html" => Route::File("text/html; charset=utf-8", INDEX),
+        "/" | "/index.html" => Route::Page,
         "/style.css" => Route::File("text/css; charset=utf-8", STYLE),
         "/board.js" => Route::File("text/javascript; charset=utf-8", BOARD),
         "/app.js" => Route::File("text/javascript; charset=utf-8", APP),
@@ -63,15 +307,33 @@ fn route<S: Sliders>(state: &State, request: &Request) -> Answer {
         _ => return Answer::error(404, &format!("nothing at {}", clip(path))),
     };
     // Cancelling changes state, so it takes a POST; everything else is read with GET (or HEAD).
-    let allowed = match route {
-        Route::Cancel => matches!(method, Method::Post),
-        _ => matches!(method, Method::Get | Method::Head),
+    let method = request.method.as_str();
+    let (allowed, allow) = match route {
+        Route::Cancel => (method == "POST", "POST"),
+        _ => (matches!(method, "GET" | "HEAD"), "GET, HEAD"),
     };
     if !allowed {
-        return Answer::error(405, &format!("{method} is not answered at {path}"));
+        let mut answer = Answer::error(405, &format!("{} is not answered at {path}", clip(method)));
+        answer.allow = Some(allow);
+        return answer;
+    }
+    // What counts, cancels or reports on a count needs the token the page was served with:
+    // a page of another site cannot read it, so cannot send it.
+    if route.needs_token() {
+        let tokens: Vec<&str> = request.headers(TOKEN_HEADER).collect();
+        if tokens != [state.token()] {
+            return Answer::error(
+                403,
+                &format!(
+                    "the request lacks this server's token (the {TOKEN_HEADER} header: the page \
+                     sends it; a script reads it from /api/info)"
+                ),
+            );
+        }
     }
     match route {
-        Route::File(content_type, text) => Answer::file(content_type, text),
+        Route::Page => Answer::page("text/html; charset=utf-8", state.page().as_bytes()),
+        Route::File(content_type, text) => Answer::page(content_type, text.as_bytes()),
         Route::Info => api::info(state),
         Route::Divide => api::divide::<S>(state, query),
         Route::Diff => api::diff::<S>(state, query),
@@ -82,13 +344,25 @@ fn route<S: Sliders>(state: &State, request: &Request) -> Answer {
 
 /// What a path names.
 enum Route {
-    /// One of the page's files: its content type and text.
+    /// The page itself (with the server's token in it).
+    Page,
+    /// One of the page's other files: its content type and text.
     File(&'static str, &'static str),
     Info,
     Divide,
     Diff,
     Progress,
     Cancel,
+}
+
+impl Route {
+    /// Whether the route needs the server's token: everything of the API but `/api/info`.
+    fn needs_token(&self) -> bool {
+        matches!(
+            self,
+            Route::Divide | Route::Diff | Route::Progress | Route::Cancel
+        )
+    }
 }
 
 /// At most 80 characters of what a request said, for an error message.
@@ -100,22 +374,60 @@ pub(super) fn clip(s: &str) -> String {
     }
 }
 
-fn response(answer: Answer) -> Response<std::io::Cursor<Vec<u8>>> {
-    let mut r = Response::from_data(answer.body).with_status_code(answer.status);
+/// The reason phrase of the statuses the server answers with.
+fn reason(status: u16) -> &'static str {
+    match status {
+        200 => "OK",
+        400 => "Bad Request",
+        403 => "Forbidden",
+        404 => "Not Found",
+        405 => "Method Not Allowed",
+        408 => "Request Timeout",
+        409 => "Conflict",
+        413 => "Content Too Large",
+        414 => "URI Too Long",
+        431 => "Request Header Fields Too Large",
+        500 => "Internal Server Error",
+        501 => "Not Implemented",
+        502 => "Bad Gateway",
+        503 => "Service Unavailable",
+        _ => "",
+    }
+}
+
+/// Writes `answer` (its head alone for a HEAD request), closing the connection after it.
+pub(super) fn write_answer(
+    stream: &mut TcpStream,
+    answer: &Answer,
+    head_only: bool,
+) -> std::io::Result<()> {
+    let mut head = format!(
+        "HTTP/1.1 {} {}\r\nContent-Type: {}\r\nContent-Length: {}\r\nConnection: close\r\n",
+        answer.status,
+        reason(answer.status),
+        answer.content_type,
+        answer.body.len()
+    );
+    if let Some(allow) = answer.allow {
+        head.push_str(&format!("Allow: {allow}\r\n"));
+    }
     for (name, value) in [
-        ("Content-Type", answer.content_type),
         ("Cache-Control", "no-store"),
         ("X-Content-Type-Options", "nosniff"),
         ("X-Frame-Options", "DENY"),
         ("Referrer-Policy", "no-referrer"),
+        ("Cross-Origin-Resource-Policy", "same-origin"),
         (
             "Content-Security-Policy",
             "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'",
         ),
     ] {
-        if let Ok(h) = Header::from_bytes(name.as_bytes(), value.as_bytes()) {
-            r.add_header(h);
-        }
+        head.push_str(&format!("{name}: {value}\r\n"));
     }
-    r
+    head.push_str("\r\n");
+    stream.write_all(head.as_bytes())?;
+    if !head_only {
+        stream.write_all(&answer.body)?;
+    }
+    stream.flush()
 }

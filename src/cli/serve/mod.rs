@@ -3,10 +3,13 @@
 //! the JSON API the page reads, which scripts may use too.
 //!
 //! Safe to leave running: it listens on the loopback address unless told otherwise, answers
-//! only requests whose `Host` names it (a page elsewhere cannot reach it through DNS rebinding)
-//! and whose `Origin`, if any, is its own; nothing a request says is ever run or opened (the
-//! engine is fixed on the command line); the depth is capped, and one count runs at a time, a
-//! new one cancelling the one running (an engine still thinking about it is killed).
+//! only requests whose `Host` names it (a page elsewhere cannot reach it through DNS rebinding),
+//! whose `Origin` and `Sec-Fetch-Site`, if any, are its own, and (for what counts) that carry
+//! the token its page was served with, which no other site can read; every request is read
+//! within fixed bounds of size and time, and at most [`CONNECTIONS`] at once; nothing a request
+//! says is ever run or opened (the engine is fixed on the command line); the depth is capped,
+//! and one count runs at a time, a new one cancelling the one running (an engine still thinking
+//! about it is killed). Ctrl-C or SIGTERM ends the engine with the server.
 
 mod api;
 mod http;
@@ -19,8 +22,9 @@ use perft::cpu::Simd;
 use perft::engine::Engine;
 use perft::perft::{Counting, estimate_leaves};
 use perft::{Position, Sliders};
-use std::net::{SocketAddr, ToSocketAddrs};
+use std::net::{SocketAddr, TcpListener, ToSocketAddrs};
 use std::process::ExitCode;
+use std::sync::{Condvar, Mutex};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -42,7 +46,7 @@ pub struct Args {
     pub port: u16,
 
     /// The address (or host name) to listen on. Requests must name it, `localhost`,
-    /// `127.0.0.1` or `[::1]` in their `Host` header.
+    /// `127.0.0.1` or `[::1]`, with the port, in their `Host` header (as a browser does).
     #[arg(long, default_value = "127.0.0.1")]
     pub host: String,
 
@@ -63,8 +67,9 @@ pub struct Args {
 
 /// What the server is told once, at the start.
 pub struct Settings {
-    /// The `Host` header values it answers.
-    hosts: Vec<String>,
+    /// The names it answers to in a `Host` header (with its port, or alone on port 80).
+    names: Vec<String>,
+    port: u16,
     max_depth: u32,
     threads: usize,
     counting: Counting,
@@ -88,20 +93,19 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             args.host
         );
     }
-    let server = tiny_http::Server::http(addr)
-        .map_err(|e| anyhow::anyhow!("cannot listen on {addr}: {e}"))?;
-    let port = server.server_addr().to_ip().map_or(args.port, |a| a.port());
+    let listener = TcpListener::bind(addr).with_context(|| format!("cannot listen on {addr}"))?;
+    let port = listener.local_addr().map_or(args.port, |a| a.port());
     // The URL names the server as it was given (an IPv6 address in brackets).
     let shown = if args.host.contains(':') {
         format!("[{}]", args.host)
     } else {
         args.host.clone()
     };
-    let mut hosts: Vec<String> = ["localhost", "127.0.0.1", "[::1]"]
+    let mut names: Vec<String> = ["localhost", "127.0.0.1", "[::1]"]
         .iter()
-        .map(|h| format!("{h}:{port}"))
+        .map(|h| h.to_string())
         .collect();
-    hosts.push(format!("{shown}:{port}"));
+    names.push(shown.clone());
     let url = format!("http://{shown}:{port}/");
     // The engine starts once the address is ours, so a refused one does not start it.
     let engine = match &args.engine {
@@ -115,7 +119,8 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         None => None,
     };
     let settings = Settings {
-        hosts,
+        names,
+        port,
         max_depth: args.max_depth,
         threads: args.count.threads(),
         counting: args.count.counting(),
@@ -134,7 +139,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     with_sliders(
         args.count.slider_choice(),
         Serve {
-            server,
+            listener,
             settings,
             engine,
             args,
@@ -142,12 +147,13 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     )
 }
 
-/// Threads answering requests.
-const HANDLERS: usize = 8;
+/// Connections answered at once (each on a thread of its own: one may wait on a count while
+/// others answer the page's progress polls); more wait in the system's queue.
+pub const CONNECTIONS: usize = 64;
 
 /// The server, run with one slider implementation.
 struct Serve<'a> {
-    server: tiny_http::Server,
+    listener: TcpListener,
     settings: Settings,
     engine: Option<Engine>,
     args: &'a Args,
@@ -161,19 +167,48 @@ impl SliderJob for Serve<'_> {
             .count
             .table(|| estimate_leaves::<S>(&Position::startpos(), depth), depth)?;
         let state = api::State::new(self.settings, self.engine, table);
-        let server = &self.server;
-        // A fixed set of threads answers: one may wait on a count while others answer the
-        // page's progress polls, and a flood of requests cannot start threads without end.
+        let open = (Mutex::new(0usize), Condvar::new());
+        // The threads end with the process: on Ctrl-C or SIGTERM, which ends the engine first
+        // (see `cli::signals`).
         std::thread::scope(|scope| {
-            for _ in 0..HANDLERS {
-                scope.spawn(|| {
-                    while let Ok(request) = server.recv() {
-                        http::answer::<S>(&state, request);
+            for stream in self.listener.incoming() {
+                let Ok(stream) = stream else { continue };
+                // At most CONNECTIONS at once: the next waits until one ends.
+                {
+                    let (count, ended) = &open;
+                    let mut n = count.lock().unwrap_or_else(|e| e.into_inner());
+                    while *n >= CONNECTIONS {
+                        n = ended.wait(n).unwrap_or_else(|e| e.into_inner());
                     }
+                    *n += 1;
+                }
+                let (state, open) = (&state, &open);
+                scope.spawn(move || {
+                    http::serve_connection::<S>(state, stream);
+                    let (count, ended) = open;
+                    *count.lock().unwrap_or_else(|e| e.into_inner()) -= 1;
+                    ended.notify_one();
                 });
             }
         });
         Ok(ExitCode::SUCCESS)
+    }
+}
+
+impl Settings {
+    /// Whether `authority` (a `Host` header, or an `Origin` without its scheme) names this
+    /// server: one of its names with its port (the port may be left out on port 80).
+    fn names_us(&self, authority: &str) -> bool {
+        let (name, port) = match authority.rsplit_once(':') {
+            // `[::1]` alone has colons inside its brackets, but no port after them.
+            Some((name, port)) if !port.contains(']') => (name, Some(port)),
+            _ => (authority, None),
+        };
+        let port_ok = match port {
+            Some(p) => p.parse::<u16>() == Ok(self.port),
+            None => self.port == 80,
+        };
+        port_ok && self.names.iter().any(|n| n.eq_ignore_ascii_case(name))
     }
 }
 

@@ -110,11 +110,13 @@ pub fn request(
     }
 }
 
-/// `perft serve` on a free port, stopped when dropped.
+/// `perft serve` on a free port, stopped when dropped (by SIGTERM, which ends its engine too).
 pub struct Server {
     child: Child,
     /// `127.0.0.1:PORT`
     pub addr: String,
+    /// The token its API asks of the requests that count, as `/api/info` gives it.
+    pub token: String,
 }
 
 impl Server {
@@ -139,22 +141,34 @@ impl Server {
             .to_string();
         // Keep reading stdout, so the server never blocks on a full pipe.
         std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
-        Server { child, addr }
+        let info = request(&addr, "GET", "/api/info", &[], "");
+        let token = info.json()["token"]
+            .as_str()
+            .unwrap_or_else(|| panic!("/api/info gives the token: {}", info.body))
+            .to_string();
+        Server { child, addr, token }
     }
 
     pub fn url(&self) -> String {
         format!("http://{}/", self.addr)
     }
 
+    /// `GET path` with the server's token, as the page asks.
     pub fn get(&self, path: &str) -> Reply {
-        request(&self.addr, "GET", path, &[], "")
+        self.ask("GET", path, &[])
+    }
+
+    /// `method path` with the server's token and `headers`.
+    pub fn ask(&self, method: &str, path: &str, headers: &[(&str, &str)]) -> Reply {
+        let mut all = vec![("X-Perft-Token", self.token.as_str())];
+        all.extend_from_slice(headers);
+        request(&self.addr, method, path, &all, "")
     }
 }
 
 impl Drop for Server {
     fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        super::terminate(&mut self.child);
     }
 }
 

@@ -4,6 +4,13 @@
 
 (() => {
   const $ = (id) => document.getElementById(id);
+  // The server's token, which its API asks of every request that counts: a page of another
+  // site cannot read it from this page, so cannot send it.
+  const token = document.querySelector('meta[name="perft-token"]').content;
+  const api = (url, init) => {
+    const o = init || {};
+    return fetch(url, { ...o, headers: { ...(o.headers || {}), "X-Perft-Token": token } });
+  };
   const state = {
     root: $("fen").value, // the position the moves start from
     chess960: false,
@@ -44,7 +51,7 @@
     const bar = $("progress");
     const timer = setInterval(async () => {
       try {
-        const p = await (await fetch("/api/progress")).json();
+        const p = await (await api("/api/progress")).json();
         if (mine !== state.request || !p.running) return;
         setStatus(p.stage + " (" + p.seconds.toFixed(1) + " s)" + (p.cancelled ? ", cancelling" : ""));
         if (p.total > 0) {
@@ -57,7 +64,7 @@
     try {
       let response;
       try {
-        response = await fetch(url);
+        response = await api(url);
       } catch (e) {
         throw new Error("The server did not answer (is perft serve still running?)");
       }
@@ -251,7 +258,7 @@
     findDifference();
   });
   $("cancel-button").addEventListener("click", () => {
-    fetch("/api/cancel", { method: "POST" }).catch(() => {});
+    api("/api/cancel", { method: "POST" }).catch(() => {});
     setStatus("Cancelling...");
   });
   $("preset").addEventListener("change", () => {
@@ -270,7 +277,7 @@
 
   async function start() {
     try {
-      const info = await (await fetch("/api/info")).json();
+      const info = await (await api("/api/info")).json();
       state.engine = info.engine;
       state.maxDepth = info.max_depth;
       $("depth").max = String(info.max_depth);

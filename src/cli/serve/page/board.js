@@ -108,7 +108,20 @@ const PerftBoard = (() => {
     }
     const arrows = el("g", { class: "arrows" }, svg);
     for (const a of o.arrows || []) arrow(arrows, a, flipped);
+    // Whose move it is, which the pieces alone do not show.
+    const side = sideToMove(fen);
+    const caption = document.createElement("p");
+    caption.className = "to-move";
+    caption.dataset.side = side;
+    caption.textContent = (side === "w" ? "White" : "Black") + " to move" +
+      (o.check ? ", in check" : "");
+    container.appendChild(caption);
     return svg;
+  }
+
+  // "w" or "b": the side to move of `fen`.
+  function sideToMove(fen) {
+    return (String(fen).trim().split(/\s+/)[1] || "w") === "b" ? "b" : "w";
   }
 
   function arrow(parent, a, flipped) {
@@ -139,7 +152,7 @@ const PerftBoard = (() => {
 
   // The square of the king of the side to move, for the check mark.
   function kingToMove(fen) {
-    const side = (String(fen).trim().split(/\s+/)[1] || "w") === "w" ? "K" : "k";
+    const side = sideToMove(fen) === "w" ? "K" : "k";
     for (const [name, c] of Object.entries(placement(fen))) if (c === side) return name;
     return null;
   }

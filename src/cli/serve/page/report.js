@@ -13,22 +13,22 @@
     return e;
   };
   add(root, "p", data.summary);
+  // Each position's heading first, then its board (with whose move it is) beside the account
+  // of the failure, so that a board is never read as the position above it.
   for (const p of data.positions) {
     const section = add(root, "section", undefined, "report-position");
     section.dataset.pass = String(p.pass);
-    const text = add(section, "div");
-    add(text, "h2", p.name + (p.pass ? ": passed" : ": failed"));
-    const fen = add(text, "p");
+    add(section, "h2", p.name + (p.pass ? ": passed" : ": failed"));
+    const fen = add(section, "p");
     fen.appendChild(document.createTextNode("FEN: "));
     add(fen, "span", p.fen, "fen");
     if (!p.failure) continue;
-    const board = document.createElement("div");
-    board.className = "board";
-    section.insertBefore(board, text);
+    const row = add(section, "div", undefined, "report-row");
+    const board = add(row, "div", undefined, "board");
     PerftBoard.draw(board, p.failure.fen, {
       arrows: PerftBoard.failureArrows(p.failure),
       check: p.failure.in_check ? PerftBoard.kingToMove(p.failure.fen) : null,
     });
-    PerftBoard.describeFailure(add(text, "div"), p.failure);
+    PerftBoard.describeFailure(add(row, "div"), p.failure);
   }
 })();
