@@ -102,9 +102,9 @@ pub fn compare(
     }
     for c in &all {
         for (w, &n) in work.iter().zip(&c.counts) {
-            if w.expected.is_some_and(|e| e != n) {
+            if let Some(e) = w.expected.filter(|&e| e != n) {
                 problems.push(format!(
-                    "{}: depth {} of {}: got {n}",
+                    "{}: depth {} of {}: expected {e}, got {n}",
                     c.name,
                     w.depth,
                     w.pos.to_fen()

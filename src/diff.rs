@@ -13,7 +13,7 @@ use crate::epd::EpdEntry;
 use crate::nodes::Nodes;
 use crate::perft::{Cancelled, Options, Watch, divide_watched};
 use crate::position::Position;
-use crate::suite::{Limits, SkipReason};
+use crate::suite::{Limits, SkipReason, TreeSizes};
 use crate::types::{Color, Move, PieceKind, Square};
 use std::collections::BTreeMap;
 
@@ -545,8 +545,14 @@ pub fn diff_position<S: Sliders>(
         failure: None,
     };
     let fen = root.to_fen();
+    // The limits go by the size of the position's own trees, not by the listed counts (which
+    // may be wrong): the depths the answers leave unknown are counted by us, where affordable.
+    let mut sizes = TreeSizes::new::<S>(root);
     for (depth, expected) in counts {
-        let skipped = limits.skip(depth, expected, result.failure.is_some());
+        if depth <= limits.max_depth {
+            sizes.count_below::<S>(root, depth, limits.max_nodes as f64, opts);
+        }
+        let skipped = limits.skip(depth, sizes.estimate(depth), result.failure.is_some());
         let mut check = DiffCheck {
             depth,
             expected,
@@ -557,7 +563,9 @@ pub fn diff_position<S: Sliders>(
             match engine.divide(&fen, root.is_chess960(), &[], depth) {
                 Ok(answer) => {
                     check.engine = Some(answer.total);
-                    if answer.total != expected {
+                    if answer.total == expected {
+                        sizes.learn(depth, expected);
+                    } else {
                         let report =
                             find_divergence::<S>(engine, root, &[], depth, Some(answer), opts)?;
                         result.failure = Some((depth, report));

@@ -39,7 +39,7 @@ impl EpdEntry {
 }
 
 /// How a suite position is named in output: its id, or its FEN's board and side fields.
-pub(crate) fn display_name(id: Option<&str>, fen: &str) -> String {
+pub fn display_name(id: Option<&str>, fen: &str) -> String {
     match id {
         Some(id) => id.to_string(),
         None => fen

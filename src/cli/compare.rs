@@ -1,6 +1,6 @@
 //! `perft --compare`: the same perft with every slider implementation, side by side.
 
-use super::common::{counting_name, mnps};
+use super::common::{counting_name, many, mnps};
 use anyhow::Result;
 use perft::compare::Work;
 use perft::cpu::Simd;
@@ -41,10 +41,11 @@ pub fn run(
         "s".to_string()
     };
     println!(
-        "{what}: {} perft{plural}, {}, simd {}, 1 thread, {rounds} rounds alternating, median time",
+        "{what}: {} perft{plural}, {}, simd {}, 1 thread, {} alternating, median time",
         work.len(),
         counting_name(counting),
-        simd.describe()
+        simd.describe(),
+        many(rounds, "round", "rounds")
     );
     println!();
     println!(

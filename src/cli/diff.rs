@@ -60,7 +60,8 @@ pub struct Args {
           value_parser = clap::value_parser!(u32).range(1..=MAX_DEPTH as i64))]
     pub max_depth: u32,
 
-    /// With `--suite`: skip checks whose expected count is above this.
+    /// With `--suite`: skip checks whose tree has more leaves than this: estimated from the
+    /// position (from the depth above, counted), not from the listed count.
     #[arg(long, default_value_t = 10_000_000, requires = "suite")]
     pub max_nodes: u128,
 
@@ -532,24 +533,24 @@ impl PositionJson {
 }
 
 /// The text lines of one suite position.
-fn position_lines(d: &PositionDiff) -> Vec<String> {
+fn position_lines(d: &PositionDiff, width: usize) -> Vec<String> {
     let asked: Vec<u32> = d
         .checks
         .iter()
         .filter(|c| c.skipped.is_none())
         .map(|c| c.depth)
         .collect();
-    let name = d.name();
+    let name = name_cell(&d.name(), width);
     let Some((depth, report)) = &d.failure else {
         let status = if asked.is_empty() { "SKIP" } else { "PASS" };
-        return vec![format!("{status}  {name:<32} {}", depth_list(&asked))];
+        return vec![format!("{status}  {name} {}", depth_list(&asked))];
     };
     let check = d.checks.iter().find(|c| c.depth == *depth);
     let what = match (check.and_then(|c| c.engine), check) {
         (Some(n), Some(c)) => format!("engine {n}, expected {}", c.expected),
         _ => "no answer".to_string(),
     };
-    let mut lines = vec![format!("FAIL  {name:<32} depth {depth}: {what}")];
+    let mut lines = vec![format!("FAIL  {name} depth {depth}: {what}")];
     if let Outcome::Agree { nodes } = report.outcome {
         lines.push(format!(
             "      the engine and perft agree on {nodes}: the suite's count is wrong"
@@ -594,6 +595,12 @@ fn run_suite<S: Sliders>(args: &Args, path: &Path) -> Result<ExitCode> {
     if entries.is_empty() {
         bail!("{file_name}: no positions found");
     }
+    let names: Vec<String> = entries
+        .iter()
+        .flatten()
+        .map(|e| epd::display_name(e.id.as_deref(), &e.fen))
+        .collect();
+    let width = name_width(names.iter().map(String::as_str));
     let (leaves, depth) = auto_table_size(&limits);
     let table = args.count.table(|| leaves, depth)?;
     let opts = options(args, table.as_ref())?;
@@ -601,7 +608,7 @@ fn run_suite<S: Sliders>(args: &Args, path: &Path) -> Result<ExitCode> {
         .iter()
         .flatten()
         .flat_map(|e| e.counts.iter())
-        .filter(|&&(d, n)| d > 0 && limits.allows(d, n))
+        .filter(|&&(d, n)| d > 0 && limits.likely_runs(d, n))
         .map(|&(_, n)| n)
         .sum();
     let html = args
@@ -643,7 +650,7 @@ fn run_suite<S: Sliders>(args: &Args, path: &Path) -> Result<ExitCode> {
                             if args.json {
                                 json_positions.push(PositionJson::from(&d));
                             } else {
-                                for l in position_lines(&d) {
+                                for l in position_lines(&d, width) {
                                     progress.println(&l);
                                 }
                             }

@@ -19,6 +19,17 @@ pub struct Args {
     pub seed: Option<u64>,
 }
 
+impl Args {
+    /// `--seed` seeds the finder alone: given without `--magics`, it is an error naming both
+    /// (clap's `requires` lets it through in the flattened parser, so the check is made by hand).
+    pub fn check_seed_needs_magics(&self) -> Result<()> {
+        if self.seed.is_some() && !self.magics {
+            bail!("--seed goes with --magics (it seeds the magic finder)");
+        }
+        Ok(())
+    }
+}
+
 pub fn run(args: &Args) -> Result<ExitCode> {
     let seed = args.seed.unwrap_or(magic::SHIPPED_SEED);
     let search = magic::find_magics(seed);

@@ -22,6 +22,7 @@ pub struct Root<'a> {
 pub fn run(r: Root<'_>) -> Result<ExitCode> {
     let common = r.common;
     r.suite.check_limits_need_a_suite()?;
+    r.magics.check_seed_needs_magics()?;
     // The last ply's code, checked against the CPU before any work.
     let simd = common.count.simd()?;
     if let Some(depth) = r.tree.tree_depth {
@@ -39,9 +40,15 @@ pub fn run(r: Root<'_>) -> Result<ExitCode> {
     }
     if let Some(path) = &r.suite.suite {
         if r.compare.compare {
-            let work = suite::work(path, common.chess960, r.suite.limits())?;
+            let (work, bad_lines) = suite::work(path, common.chess960, r.suite.limits())?;
             let what = format!("suite {}", path.display());
-            return compare::run(&work, &what, counting, simd, r.compare.rounds);
+            let code = compare::run(&work, &what, counting, simd, r.compare.rounds)?;
+            // As a suite: differing counts exit 1; else bad lines exit 2.
+            return Ok(if code == ExitCode::SUCCESS && bad_lines > 0 {
+                ExitCode::from(2)
+            } else {
+                code
+            });
         }
         let job = suite::Suite {
             common,

@@ -5,12 +5,12 @@ use super::common::{
 };
 use super::input::Input;
 use super::progress::Progress;
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use perft::compare::Work;
 use perft::epd;
 use perft::perft::Options;
 use perft::suite::{self, Limits, PositionReport, Summary};
-use perft::{Nodes, Sliders};
+use perft::{Magic, Nodes, Sliders};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -28,7 +28,9 @@ pub struct Args {
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=MAX_DEPTH as i64))]
     pub max_depth: Option<u32>,
 
-    /// With `--suite`: skip checks whose expected count is above this [default: 10000000].
+    /// With `--suite`: skip checks whose tree has more leaves than this [default: 10000000]:
+    /// estimated from the position (from the depth above, counted), not from the listed count,
+    /// so that a wrong count is checked.
     #[arg(long)]
     pub max_nodes: Option<u128>,
 
@@ -185,9 +187,9 @@ pub fn depth_list(depths: &[u32]) -> String {
     }
 }
 
-fn position_lines(r: &PositionReport) -> Vec<String> {
+fn position_lines(r: &PositionReport, width: usize) -> Vec<String> {
     let ran: Vec<u32> = r.run().map(|c| c.depth).collect();
-    let name = r.name();
+    let name = name_cell(&r.name(), width);
     let status = if !r.passed() {
         "FAIL"
     } else if ran.is_empty() {
@@ -196,7 +198,7 @@ fn position_lines(r: &PositionReport) -> Vec<String> {
         "PASS"
     };
     let mut line = format!(
-        "{status}  {name:<32} {:<10} {:>8.3} s {:>8.1} Mnps",
+        "{status}  {name} {:<10} {:>8.3} s {:>8.1} Mnps",
         depth_list(&ran),
         r.time().as_secs_f64(),
         mnps(r.nodes(), r.time())
@@ -239,31 +241,86 @@ fn position_lines(r: &PositionReport) -> Vec<String> {
     lines
 }
 
-/// The total expected nodes of the checks within the limits (a first pass over the input, for
-/// the progress bar).
-fn planned_nodes(input: &Input, limits: Limits) -> Nodes {
+/// What a first pass over the input tells before any position is counted: the progress bar's
+/// total (the listed nodes of the checks likely to run) and the width of the name column.
+fn plan(input: &Input, limits: Limits) -> (Nodes, usize) {
     let Ok(reader) = input.reader() else {
-        return Nodes::ZERO;
+        return (Nodes::ZERO, *NAME_WIDTH.start());
     };
-    epd::read(reader)
-        .flatten()
-        .flat_map(|e| e.counts)
-        .filter(|&(d, n)| limits.allows(d, n))
-        .map(|(_, n)| n)
-        .sum()
+    let mut nodes = Nodes::ZERO;
+    let mut names = Vec::new();
+    for entry in epd::read(reader).flatten() {
+        nodes += entry
+            .counts
+            .iter()
+            .filter(|&&(d, n)| limits.likely_runs(d, n))
+            .map(|&(_, n)| n)
+            .sum::<Nodes>();
+        names.push(epd::display_name(entry.id.as_deref(), &entry.fen));
+    }
+    (nodes, name_width(names.iter().map(String::as_str)))
 }
 
-/// Every check of a suite within the limits, for `--compare --suite`.
-pub fn work(path: &Path, chess960: bool, limits: Limits) -> Result<Vec<Work>> {
+/// The width of the name column: the longest name, within these bounds.
+pub const NAME_WIDTH: std::ops::RangeInclusive<usize> = 32..=48;
+
+/// The width of the name column for `names`: the longest, at least 32 and at most 48 characters
+/// (a longer name is cut, see [`name_cell`]; the FEN is printed whole where it matters).
+pub fn name_width<'a>(names: impl Iterator<Item = &'a str>) -> usize {
+    names
+        .map(|n| n.chars().count())
+        .max()
+        .unwrap_or(0)
+        .clamp(*NAME_WIDTH.start(), *NAME_WIDTH.end())
+}
+
+/// `name` in a column `width` characters wide: padded, or cut with an ellipsis, so that the
+/// columns after it stay in line.
+pub fn name_cell(name: &str, width: usize) -> String {
+    if name.chars().count() > width {
+        let cut: String = name.chars().take(width - 1).collect();
+        format!("{cut}\u{2026}")
+    } else {
+        format!("{name:<width$}")
+    }
+}
+
+/// Every check of a suite within the limits, for `--compare --suite`; a line that cannot be
+/// read or whose FEN is rejected is reported on stderr as `file:line: what is wrong` and the
+/// others still run. The checks, and the number of bad lines.
+pub fn work(path: &Path, chess960: bool, limits: Limits) -> Result<(Vec<Work>, usize)> {
     let input = Input::open(path)?;
     let mut work = Vec::new();
+    let mut bad = 0;
     for entry in epd::read(input.reader()?) {
-        let entry =
-            entry.map_err(|e| anyhow::anyhow!("{}:{}: {}", path.display(), e.line, e.kind))?;
-        let pos = suite::parse_position(&entry, chess960)
-            .with_context(|| format!("{}:{}: invalid FEN", path.display(), entry.line))?;
-        for &(depth, expected) in &entry.counts {
-            if limits.allows(depth, expected) {
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(e) => {
+                eprintln!("{}:{}: {}", path.display(), e.line, e.kind);
+                bad += 1;
+                continue;
+            }
+        };
+        let pos = match suite::parse_position(&entry, chess960) {
+            Ok(pos) => pos,
+            Err(e) => {
+                eprintln!("{}:{}: invalid FEN: {e}", path.display(), entry.line);
+                bad += 1;
+                continue;
+            }
+        };
+        // Within the limits by the size of the position's own trees (counted where the
+        // depth below is affordable), not by the listed counts, which may be wrong.
+        let mut sizes = suite::TreeSizes::new::<Magic>(&pos);
+        let mut counts = entry.counts.clone();
+        counts.sort_unstable();
+        for (depth, expected) in counts {
+            if depth > limits.max_depth {
+                continue;
+            }
+            let opts = Options::single(perft::Counting::Bulk);
+            sizes.count_below::<Magic>(&pos, depth, limits.max_nodes as f64, opts);
+            if limits.skip(depth, sizes.estimate(depth), false).is_none() {
                 work.push(Work {
                     pos: pos.clone(),
                     depth,
@@ -275,7 +332,7 @@ pub fn work(path: &Path, chess960: bool, limits: Limits) -> Result<Vec<Work>> {
     if work.is_empty() {
         bail!("{}: no checks within the limits", path.display());
     }
-    Ok(work)
+    Ok((work, bad))
 }
 
 /// `--suite`.
@@ -313,10 +370,10 @@ impl SliderJob for Suite<'_> {
             table: table.as_ref(),
             simd: self.simd,
         };
-        let total = if args.json {
-            Nodes::ZERO
+        let (total, width) = if args.json {
+            (Nodes::ZERO, *NAME_WIDTH.start())
         } else {
-            planned_nodes(&input, limits)
+            plan(&input, limits)
         };
         let mut progress = Progress::new(!args.json, total);
         let mut summary = Summary::default();
@@ -336,7 +393,7 @@ impl SliderJob for Suite<'_> {
                         if args.json {
                             json_positions.push(PositionJson::from(&report));
                         } else {
-                            for l in position_lines(&report) {
+                            for l in position_lines(&report, width) {
                                 progress.println(&l);
                             }
                         }

@@ -239,3 +239,105 @@ fn an_auto_table_works_with_any_limits() {
         assert!(out.contains(" 0 failed"), "{out}");
     }
 }
+
+/// A listed count with a typo far above the real one is checked (and fails) wherever the real
+/// tree is within `--max-nodes`: the limit goes by the position's own tree, not by the number
+/// the file says; a tree that is truly over the limit is skipped whatever its listed count.
+#[test]
+fn a_wrong_count_is_checked_whenever_the_real_tree_is_within_the_limit() {
+    let (_dir, path) = temp_file(
+        "typo.epd",
+        format!(
+            "{START} ;D1 20 ;D2 400 ;D3 8902000000 ;id typo-d3\n\
+             {START} ;D5 4865609 ;id only-d5\n\
+             {START} ;D6 119 ;id understated-d6\n"
+        )
+        .as_bytes(),
+    );
+    let o = perft(&["--suite", path.to_str().unwrap()]);
+    let out = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains("FAIL  typo-d3"), "{out}");
+    assert!(
+        out.contains("depth 3: expected 8902000000, got 8902"),
+        "{out}"
+    );
+    // A deep count listed alone: the depths above are counted to size it (4.9 million: run).
+    assert!(out.contains("PASS  only-d5"), "{out}");
+    // Perft 6 is 119 million leaves, over the default 10 million however small its listing.
+    assert!(out.contains("SKIP  understated-d6"), "{out}");
+    assert!(out.contains("(skipped D6: over --max-nodes)"), "{out}");
+
+    // `--compare --suite` checks the same way, and names what it expected.
+    let o = perft(&[
+        "--suite",
+        path.to_str().unwrap(),
+        "--compare",
+        "--rounds",
+        "1",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stdout));
+    let err = text(&o.stderr);
+    assert!(err.contains("depth 3 of"), "{err}");
+    assert!(err.contains("expected 8902000000, got 8902"), "{err}");
+
+    // So does `perft diff --suite`: the engine is asked about depth 3, and the failure found.
+    let engine = format!("{} --bug none", common::fake_engine().display());
+    let o = perft(&[
+        "diff",
+        "--engine",
+        &engine,
+        "--suite",
+        path.to_str().unwrap(),
+    ]);
+    let out = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{out}{}", text(&o.stderr));
+    assert!(out.contains("FAIL  typo-d3"), "{out}");
+    assert!(out.contains("the suite's count is wrong"), "{out}");
+}
+
+/// `--compare --suite` reports a bad line as `file:line: ...` and compares the rest, as the
+/// suite does; bad lines alone exit 2.
+#[test]
+fn compare_of_a_suite_carries_on_past_a_bad_line() {
+    let (_dir, path) = temp_file(
+        "bad-line.epd",
+        format!("{START} ;D1 20 ;D2 400\nnot a fen ;D1 20\n{START} ;D3 8902\n").as_bytes(),
+    );
+    let o = perft(&[
+        "--suite",
+        path.to_str().unwrap(),
+        "--compare",
+        "--rounds",
+        "1",
+    ]);
+    let (out, err) = (text(&o.stdout), text(&o.stderr));
+    assert_eq!(o.status.code(), Some(2), "{out}{err}");
+    assert!(err.contains("bad-line.epd:2: invalid FEN"), "{err}");
+    assert!(out.contains("3 perfts"), "{out}");
+}
+
+/// Names longer than the column (ids or FENs) are cut to it, so the columns after stay in line.
+#[test]
+fn long_names_keep_the_columns_in_line() {
+    let long = "an-id-of-sixty-characters-that-is-longer-than-any-column-xxxx";
+    let (_dir, path) = temp_file(
+        "long.epd",
+        format!("{START} ;D1 20 ;id short\n{START} ;D1 20 ;id {long}\n{START} ;D1 20\n").as_bytes(),
+    );
+    let o = perft(&["--suite", path.to_str().unwrap()]);
+    let out = text(&o.stdout);
+    assert!(o.status.success(), "{out}");
+    let rows: Vec<&str> = out.lines().filter(|l| l.starts_with("PASS")).collect();
+    assert_eq!(rows.len(), 3, "{out}");
+    // In characters: the ellipsis is one character of three bytes.
+    let column = |row: &str| {
+        let byte = row.find(" D1 ").expect("the depths column");
+        row[..byte].chars().count()
+    };
+    assert!(rows.iter().all(|r| column(r) == column(rows[0])), "{out}");
+    assert!(
+        out.contains("an-id-of-sixty-characters-that-is-longer-than-a\u{2026}"),
+        "{out}"
+    );
+}
