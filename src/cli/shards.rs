@@ -129,16 +129,23 @@ impl SliderJob for Split<'_> {
                 plural(m.shards)
             );
         }
+        let (fewest, most) = (
+            m.shard_jobs.iter().min().copied().unwrap_or(0),
+            m.shard_jobs.iter().max().copied().unwrap_or(0),
+        );
+        let per_shard = if fewest == most {
+            many(fewest, "job", "jobs")
+        } else {
+            format!("{fewest}-{most} jobs")
+        };
         println!(
-            "split {}: {} jobs (the unique positions {} plies down; multiplicities sum to {}), \
-             {} shards of {}-{} jobs, depth {} left each, in {}",
+            "split {}: {} (the unique positions {} down; multiplicities sum to {}), {} of \
+             {per_shard}, depth {} left each, in {}",
             m.split,
-            m.jobs,
-            m.at,
+            many(m.jobs, "job", "jobs"),
+            many(m.at, "ply", "plies"),
             m.multiplicity_sum,
-            m.shards,
-            m.shard_jobs.iter().min().unwrap_or(&0),
-            m.shard_jobs.iter().max().unwrap_or(&0),
+            many(m.shards as u64, "shard", "shards"),
             m.depth - m.at,
             args.out.display()
         );
@@ -149,6 +156,8 @@ impl SliderJob for Split<'_> {
 
 struct Work<'a> {
     args: &'a WorkArgs,
+    /// This worker's hold on the shard, for as long as it counts.
+    claim: shards::Claim,
     shard: Shard,
     existing: shards::Results,
     simd: perft::cpu::Simd,
@@ -157,6 +166,8 @@ struct Work<'a> {
 pub fn work(args: &WorkArgs) -> Result<ExitCode> {
     let simd = args.count.simd()?;
     let shard = shards::read_shard(&args.shard)?;
+    // Held from before the results are read until the last job is written.
+    let claim = shards::claim(&shard)?;
     let existing = shards::read_results(&shard)?;
     // A finished shard returns at once, before a table is mapped (which takes seconds per GiB).
     if existing.finished(&shard, args.stats) {
@@ -169,6 +180,7 @@ pub fn work(args: &WorkArgs) -> Result<ExitCode> {
     }
     let job = Work {
         args,
+        claim,
         shard,
         existing,
         simd,
@@ -202,7 +214,7 @@ impl SliderJob for Work<'_> {
         let bar = progress_bar(shard.jobs.len() as u64);
         let nodes = std::sync::Mutex::new(Nodes::ZERO);
         let start = Instant::now();
-        let summary = shards::work::<S>(shard, &self.existing, opts, |n| {
+        let summary = shards::work::<S>(&self.claim, shard, &self.existing, opts, |n| {
             let total = nodes.lock().map(|mut t| {
                 *t += n;
                 *t
@@ -225,16 +237,19 @@ impl SliderJob for Work<'_> {
             eprintln!("{name}: the results file's last line was cut short; its job was redone");
         }
         let secs = start.elapsed().as_secs_f64();
-        let bytes = (table.as_ref().map(Table::bytes)).or(stats_table.as_ref().map(Table::bytes));
+        let hash = match (&table, &stats_table) {
+            (Some(t), _) => hash_label(Some(t)),
+            (None, t) => hash_label(t.as_ref()),
+        };
         println!(
             "{name}: {} jobs, {} done before, {} counted now: {} nodes in {secs:.2} s ({:.1} Mnps; \
-             {threads} threads, {})",
+             {threads} thread{}, {hash})",
             summary.jobs,
             summary.already_done,
             summary.counted,
             summary.nodes,
             summary.nodes.to_f64() / secs.max(1e-9) / 1e6,
-            hash_label(bytes)
+            plural(threads),
         );
         Ok(ExitCode::SUCCESS)
     }
@@ -312,9 +327,29 @@ struct MissingJson {
 }
 
 pub fn merge(args: &MergeArgs) -> Result<ExitCode> {
-    let merged = shards::merge(&args.dir)?;
+    let merged = match shards::merge(&args.dir) {
+        Ok(merged) if merged.manifest.is_some() => merged,
+        result => {
+            let error = match result {
+                Err(e) => anyhow::Error::from(e),
+                Ok(_) => anyhow::anyhow!("{}: no manifest", args.dir.display()),
+            };
+            // A script reading the JSON gets a document either way: `{"error": ...}`.
+            if args.json {
+                #[derive(Serialize)]
+                struct ErrorJson {
+                    error: String,
+                }
+                let doc = ErrorJson {
+                    error: format!("{error:#}"),
+                };
+                println!("{}", serde_json::to_string_pretty(&doc)?);
+            }
+            return Err(error);
+        }
+    };
     let Some(m) = &merged.manifest else {
-        bail!("no manifest");
+        bail!("{}: no manifest", args.dir.display());
     };
     let complete = merged.complete();
     if args.json {
@@ -349,8 +384,13 @@ pub fn merge(args: &MergeArgs) -> Result<ExitCode> {
             format!(" moves {}", m.moves.join(" "))
         };
         println!(
-            "split {}: {}{moves}, depth {} split at {}, {} shards, {} jobs",
-            m.split, m.fen, m.depth, m.at, m.shards, m.jobs
+            "split {}: {}{moves}, depth {} split at {}, {}, {}",
+            m.split,
+            m.fen,
+            m.depth,
+            m.at,
+            many(m.shards as u64, "shard", "shards"),
+            many(m.jobs, "job", "jobs")
         );
         if complete {
             println!("complete: every job counted exactly once");

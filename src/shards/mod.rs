@@ -34,7 +34,7 @@ pub use files::{
 pub use job::Job;
 pub use merge::{Merged, merge};
 pub use split::{SplitRequest, enumerate, split};
-pub use work::{WorkOptions, WorkSummary, work};
+pub use work::{Claim, WorkOptions, WorkSummary, claim, work};
 
 use std::fmt;
 use std::path::{Path, PathBuf};

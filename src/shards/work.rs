@@ -30,6 +30,38 @@ pub struct WorkSummary {
     pub repaired: bool,
 }
 
+/// A shard held by one worker: an exclusive lock on its results file, released when dropped
+/// (or when the process ends, however it ends). Take it before reading the results file, and
+/// hold it while counting: two workers given the same shard would otherwise both count every
+/// job and append every line twice. The lock is advisory (`flock`); on a network file system
+/// it is as good as that system's locking.
+#[derive(Debug)]
+pub struct Claim {
+    _file: std::fs::File,
+}
+
+/// Claims `shard` for this worker; an error names the file when another worker holds it.
+pub fn claim(shard: &Shard) -> Result<Claim, ShardError> {
+    let path = shard.results_path();
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .map_err(|e| ShardError::new(&path, None, format!("cannot open: {e}")))?;
+    match file.try_lock() {
+        Ok(()) => Ok(Claim { _file: file }),
+        Err(std::fs::TryLockError::WouldBlock) => Err(ShardError::new(
+            &path,
+            None,
+            "another worker is counting this shard (it holds this results file); run one \
+             worker per shard",
+        )),
+        Err(std::fs::TryLockError::Error(e)) => {
+            Err(ShardError::new(&path, None, format!("cannot lock: {e}")))
+        }
+    }
+}
+
 /// How to count a shard's jobs.
 #[derive(Clone, Copy)]
 pub struct WorkOptions<'a> {
@@ -45,9 +77,11 @@ pub struct WorkOptions<'a> {
     pub stats: Option<Option<&'a StatsTable>>,
 }
 
-/// Counts every job of `shard` not yet in `existing` (its results file, as [`read_results`](super::read_results) read
-/// it), appending (and syncing) one line per job as it finishes. `progress` is called with each job's count.
+/// Counts every job of `shard` not yet in `existing` (its results file, as
+/// [`read_results`](super::read_results) read it once `claim` was taken), appending (and
+/// syncing) one line per job as it finishes. `progress` is called with each job's count.
 pub fn work<S: Sliders>(
+    _claim: &Claim,
     shard: &Shard,
     existing: &Results,
     opts: WorkOptions<'_>,

@@ -581,3 +581,58 @@ fn a_worker_killed_again_and_again_with_threads_table_and_statistics() {
     assert_eq!(ids.len(), n, "a job was counted twice");
     assert_eq!(doc["jobs_done"], doc["jobs"]);
 }
+
+/// Two workers given the same shard: the second finds the first holding it, says so and exits
+/// 2 without writing a line; the first counts every job once, and the merge is the published
+/// total (the start position's perft 7, 3,195,901,860).
+#[test]
+fn a_second_worker_on_a_held_shard_is_refused() {
+    let dir = scratch("held");
+    split(&dir, common::START, 7, 1, 1);
+    let shard = shard_files(&dir).remove(0);
+    let results = shard.replace(".jobs", ".results");
+    // One thread, the baseline copy: a few seconds, long enough to hold the shard.
+    let mut first = Command::new(bin())
+        .args(["work", &shard, "--threads", "1", "--simd", "none"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the first worker starts");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while std::fs::metadata(&results).map_or(0, |m| m.len()) == 0 {
+        assert!(
+            Instant::now() < deadline,
+            "the first worker wrote no header"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let second = perft(&["work", &shard, "--threads", "1"]);
+    let status = first.wait().expect("the first worker ends");
+    assert!(status.success());
+    assert_eq!(second.status.code(), Some(2), "{}", text(&second.stdout));
+    let err = text(&second.stderr);
+    assert!(
+        err.contains("another worker is counting this shard"),
+        "{err}"
+    );
+    assert!(err.contains(&results), "{err}");
+    let (code, out, err) = merge(&dir);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.contains("perft 7 = 3195901860"), "{out}");
+    // Every job once in the results file: 20 lines and the header.
+    let text = std::fs::read_to_string(&results).expect("the results");
+    assert_eq!(text.lines().count(), 21, "{text}");
+}
+
+/// `perft merge --json` prints a JSON document on an error too (`{"error": ...}`), as on
+/// success, and exits 2.
+#[test]
+fn merge_json_reports_an_error_as_json() {
+    let dir = scratch("merge-json-error");
+    let o = perft(&["merge", dir.to_str().unwrap(), "--json"]);
+    assert_eq!(o.status.code(), Some(2));
+    let doc: serde_json::Value =
+        serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(&o.stdout)));
+    let error = doc["error"].as_str().unwrap_or_default();
+    assert!(error.contains("manifest"), "{doc}");
+}
