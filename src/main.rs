@@ -15,7 +15,8 @@ use std::process::ExitCode;
 /// Also callable as `perft <depth> "<fen>" ["<moves>"]`, the contract of the perftree debugger:
 /// one `move count` line per root move, a blank line, the total.
 #[derive(Parser, Debug)]
-#[command(name = "perft", version, about, long_about = None, args_conflicts_with_subcommands = true)]
+#[command(name = "perft", version, about, long_about = None, args_conflicts_with_subcommands = true,
+          propagate_version = true, max_term_width = 100)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -60,8 +61,9 @@ enum Command {
     Serve(serve::Args),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell) on stdout.
     Completions(completions::Args),
-    /// Print the manual page (roff) on stdout: `perft man > perft.1`.
-    Man,
+    /// Print a manual page (roff) on stdout: `perft man > perft.1`, `perft man diff >
+    /// perft-diff.1`; or write every page into a directory with `--dir`.
+    Man(man::Args),
 }
 
 fn main() -> ExitCode {
@@ -106,7 +108,7 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Work(args)) => return shards::work(args),
         Some(Command::Merge(args)) => return shards::merge(args),
         Some(Command::Completions(args)) => return completions::run::<Cli>(args),
-        Some(Command::Man) => return man::run::<Cli>(),
+        Some(Command::Man(args)) => return man::run::<Cli>(args),
         None => {}
     }
     cli::root::run(cli::root::Root {
@@ -147,5 +149,16 @@ mod tests {
             }
         }
         check(&Cli::command(), "perft");
+    }
+
+    /// The names the perftree form's depth error suggests are the parser's commands.
+    #[test]
+    fn the_command_names_of_the_depth_error_are_the_commands() {
+        let names: Vec<String> = Cli::command()
+            .get_subcommands()
+            .map(|c| c.get_name().to_string())
+            .filter(|n| n != "help")
+            .collect();
+        assert_eq!(names, super::cli::COMMANDS);
     }
 }

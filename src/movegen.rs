@@ -703,6 +703,9 @@ pub enum UciMoveError {
     Illegal(String),
     /// A legal promotion written without the piece it promotes to.
     NoPromotionPiece(String),
+    /// In Chess960, a castle written as the king's move (`e1g1`): there it is written as king
+    /// takes rook (the second field).
+    CastleAsKingMove(String, String),
 }
 
 impl std::fmt::Display for UciMoveError {
@@ -718,6 +721,11 @@ impl std::fmt::Display for UciMoveError {
             UciMoveError::NoPromotionPiece(m) => write!(
                 f,
                 "'{m}' is a promotion: add the piece it promotes to ({m}q, {m}r, {m}b or {m}n)"
+            ),
+            UciMoveError::CastleAsKingMove(m, as_960) => write!(
+                f,
+                "'{m}' is not legal in this position: in Chess960 castling is written as king \
+                 takes rook ({as_960})"
             ),
         }
     }
@@ -760,8 +768,14 @@ pub fn parse_uci_move<S: Sliders>(pos: &Position, uci: &str) -> Result<Move, Uci
                 && legal_moves::<S>(pos)
                     .iter()
                     .any(|mv| mv.from() == from && mv.to() == to && mv.promotion_piece().is_some());
+            // A Chess960 castle named by the king's destination, as standard chess allows.
+            let castle = legal_moves::<S>(pos).iter().copied().find(|mv| {
+                mv.kind() == MoveKind::Castle && mv.from() == from && mv.castle_king_to() == to
+            });
             if promotes {
                 UciMoveError::NoPromotionPiece(uci.to_string())
+            } else if let Some(castle) = castle.filter(|_| pos.is_chess960()) {
+                UciMoveError::CastleAsKingMove(uci.to_string(), castle.to_uci(true))
             } else {
                 UciMoveError::Illegal(uci.to_string())
             }

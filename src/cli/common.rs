@@ -322,11 +322,16 @@ pub fn mnps(nodes: Nodes, elapsed: Duration) -> f64 {
     nodes.to_f64() / elapsed.as_secs_f64().max(1e-9) / 1e6
 }
 
-/// A table's size as the speed line gives it (`hash 64 MiB`, or `no hash`), to the nearest MiB
-/// (a statistics table's buckets do not fill the size asked for to the byte).
-pub fn hash_label(bytes: Option<usize>) -> String {
-    match bytes {
-        Some(b) => format!("hash {} MiB", (b + (1 << 19)) >> 20),
+/// A table's size as the speed line gives it, to the nearest MiB (a statistics table's buckets
+/// do not fill the size asked for to the byte), with the time its set-up took before the count,
+/// which the count's own time leaves out: `hash 8192 MiB (set up in 2.81 s)`; or `no hash`.
+pub fn hash_label<N: Record>(table: Option<&Table<N>>) -> String {
+    match table {
+        Some(t) => format!(
+            "hash {} MiB (set up in {:.2} s)",
+            (t.bytes() + (1 << 19)) >> 20,
+            t.setup_time().as_secs_f64()
+        ),
         None => "no hash".to_string(),
     }
 }
@@ -338,7 +343,7 @@ pub fn setup_label(counting: Counting, sliders: &str, opts: &Options<'_>) -> Str
     } else {
         format!("{} threads", opts.threads)
     };
-    let hash = hash_label(opts.table.map(Table::bytes));
+    let hash = hash_label(opts.table);
     // Bulk counting runs one of three compiled copies of its hot code: say which, so that
     // figures from different machines are not taken for the same code.
     let code = match counting {
@@ -349,6 +354,12 @@ pub fn setup_label(counting: Counting, sliders: &str, opts: &Options<'_>) -> Str
         "{}, {sliders} sliders, {threads}, {hash}{code}",
         counting_name(counting)
     )
+}
+
+/// `, Chess960` for a position under Chess960 castling rules, for the end of a speed line;
+/// nothing for standard chess.
+pub fn rules_label(pos: &Position) -> &'static str {
+    if pos.is_chess960() { ", Chess960" } else { "" }
 }
 
 /// "Mnps", or "effective Mnps" when a table answered part of the count.
@@ -363,6 +374,12 @@ pub fn mnps_label(opts: &Options<'_>) -> &'static str {
 /// `"s"` unless `n` is one.
 pub fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
+}
+
+/// `n` with its noun, singular for one: `many(1, "ply", "plies")` is `1 ply`.
+pub fn many(n: impl Into<u128>, one: &str, more: &str) -> String {
+    let n = n.into();
+    format!("{n} {}", if n == 1 { one } else { more })
 }
 
 /// Output piped into a reader that stops early (`perft --suite x | head`) ends the process

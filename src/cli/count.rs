@@ -48,7 +48,7 @@ pub struct TreeArgs {
     /// perftree form: the depth (then FEN and moves follow as positional arguments).
     #[arg(value_name = "DEPTH", conflicts_with_all = ["depth", "fen", "moves", "suite", "divide", "compare", "magics",
           "stats", "json", "bench", "threads", "hash"],
-          value_parser = clap::value_parser!(u32).range(0..=MAX_DEPTH as i64))]
+          value_parser = parse_tree_depth)]
     pub tree_depth: Option<u32>,
 
     /// perftree form: the FEN.
@@ -58,6 +58,50 @@ pub struct TreeArgs {
     /// perftree form: the moves to play first, in one space-separated argument.
     #[arg(value_name = "MOVES", requires = "tree_fen")]
     pub tree_moves: Option<String>,
+}
+
+/// The perftree form's depth, 0 to 64. A word in its place is most likely a command mistyped
+/// (`perft serv`): the error says so, naming the closest command.
+fn parse_tree_depth(s: &str) -> Result<u32, String> {
+    match s.parse::<u32>() {
+        Ok(d) if d <= MAX_DEPTH => Ok(d),
+        Ok(_) => Err(format!("the depth is 0 to {MAX_DEPTH}")),
+        Err(_) if s.chars().all(|c| c.is_ascii_alphabetic() || c == '-') => {
+            let hint = super::COMMANDS
+                .iter()
+                .map(|c| (edit_distance(s, c), c))
+                .min()
+                .filter(|(d, _)| *d <= 2)
+                .map(|(_, c)| format!(": did you mean '{c}'?"))
+                .unwrap_or_default();
+            Err(format!(
+                "'{s}' is not a command{hint} (the commands: {}; a number here is the depth of \
+                 the perftree form, `perft <depth> \"<fen>\" [\"<moves>\"]`)",
+                super::COMMANDS.join(", ")
+            ))
+        }
+        Err(_) => Err(format!(
+            "'{s}' is not a depth (a whole number from 0 to {MAX_DEPTH})"
+        )),
+    }
+}
+
+/// The number of single-character insertions, deletions and substitutions that turn `a` into `b`.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let next = (diagonal + usize::from(ca != cb))
+                .min(row[j] + 1)
+                .min(row[j + 1] + 1);
+            diagonal = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    row[b.len()]
 }
 
 /// `--fen`/`--depth` (with `--divide`, `--threads`, `--hash`).
@@ -83,33 +127,55 @@ impl SliderJob for Count<'_> {
             simd: self.simd,
         };
         let start = Instant::now();
-        let nodes = if self.args.divide {
+        // On a terminal a count that lasts shows the tasks done (nothing else changes).
+        let lines = progress::watched(|watch| match (depth, watch) {
             // At depth 0 the one node is the position itself: no root move is counted.
-            let (lines, total) = if depth == 0 {
-                (Vec::new(), Nodes::ONE)
-            } else {
-                let lines = divide_uci::<S>(&self.pos, depth, opts);
-                let total = lines.iter().map(|(_, n)| n).sum();
-                (lines, total)
-            };
-            for (mv, n) in &lines {
-                println!("{mv}: {n}");
+            (0, _) => None,
+            (_, None) if !self.args.divide => None,
+            (_, None) => Some(divide_uci::<S>(&self.pos, depth, opts)),
+            (_, Some(watch)) => {
+                let lines = divide_watched::<S>(&self.pos, depth, opts, watch).unwrap_or_default();
+                let mut lines: Vec<(String, Nodes)> = lines
+                    .into_iter()
+                    .map(|(mv, n)| (mv.to_uci(self.pos.is_chess960()), n))
+                    .collect();
+                lines.sort();
+                Some(lines)
             }
-            println!();
-            println!("Nodes searched: {total}");
-            total
-        } else {
-            let nodes = perft_with::<S>(&self.pos, depth, opts);
-            println!("{nodes}");
-            nodes
+        });
+        let nodes = match lines {
+            Some(lines) => {
+                let total: Nodes = lines.iter().map(|(_, n)| n).sum();
+                if self.args.divide {
+                    for (mv, n) in &lines {
+                        println!("{mv}: {n}");
+                    }
+                    println!();
+                    println!("Nodes searched: {total}");
+                } else {
+                    println!("{total}");
+                }
+                total
+            }
+            None if self.args.divide => {
+                println!();
+                println!("Nodes searched: 1");
+                Nodes::ONE
+            }
+            None => {
+                let nodes = perft_with::<S>(&self.pos, depth, opts);
+                println!("{nodes}");
+                nodes
+            }
         };
         let elapsed = start.elapsed();
         eprintln!(
-            "depth {depth} | {nodes} nodes | {:.3} s | {:.1} {} | {}",
+            "depth {depth} | {nodes} nodes | {:.3} s | {:.1} {} | {}{}",
             elapsed.as_secs_f64(),
             mnps(nodes, elapsed),
             mnps_label(&opts),
-            setup_label(counting, S::NAME, &opts)
+            setup_label(counting, S::NAME, &opts),
+            rules_label(&self.pos)
         );
         Ok(ExitCode::SUCCESS)
     }

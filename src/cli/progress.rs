@@ -1,6 +1,8 @@
-//! The progress bar of the long-running commands (`--suite`, `diff --suite`): on a terminal only,
-//! never with JSON or piped output, and only once a run has lasted half a second.
+//! The progress bars of the long-running commands (`--suite`, `diff --suite`, and every count
+//! that lasts): on a terminal only, never with JSON or piped output, and only once a run has
+//! lasted a moment.
 
+use perft::perft::Watch;
 use std::time::{Duration, Instant};
 
 /// Shows a progress bar on a terminal once a run has lasted a moment; never when the output is
@@ -66,4 +68,50 @@ impl Progress {
             bar.finish_and_clear();
         }
     }
+}
+
+/// Runs `count`, handing it a [`Watch`] to report its tasks through where a progress bar can
+/// be shown (stderr is a terminal), or `None` (the count then runs as it would anyway, split
+/// into tasks only by its threads). The bar of tasks done appears once the count has run for a
+/// second and is cleared when it returns; nothing is drawn for a shorter count.
+pub fn watched<T>(count: impl FnOnce(Option<&Watch>) -> T) -> T {
+    use std::io::IsTerminal;
+    if !std::io::stderr().is_terminal() {
+        return count(None);
+    }
+    let watch = Watch::new();
+    let finished = std::sync::atomic::AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let (watch, finished) = (&watch, &finished);
+        scope.spawn(move || draw_tasks(watch, finished));
+        let result = count(Some(watch));
+        finished.store(true, std::sync::atomic::Ordering::Relaxed);
+        result
+    })
+}
+
+/// Draws `watch`'s tasks as a bar on stderr, from a second after the start until `finished`.
+fn draw_tasks(watch: &Watch, finished: &std::sync::atomic::AtomicBool) {
+    use std::sync::atomic::Ordering;
+    let start = Instant::now();
+    let tick = Duration::from_millis(50);
+    while start.elapsed() < Duration::from_secs(1) {
+        if finished.load(Ordering::Relaxed) {
+            return;
+        }
+        std::thread::sleep(tick);
+    }
+    let bar = indicatif::ProgressBar::new(0);
+    if let Ok(style) =
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} tasks, {elapsed}, eta {eta}")
+    {
+        bar.set_style(style);
+    }
+    while !finished.load(Ordering::Relaxed) {
+        let (done, total) = watch.progress();
+        bar.set_length(total as u64);
+        bar.set_position(done as u64);
+        std::thread::sleep(tick);
+    }
+    bar.finish_and_clear();
 }

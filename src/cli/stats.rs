@@ -1,7 +1,7 @@
 //! `perft --stats`: the leaf statistics of every depth 1..N, as the Perft Results tables give
 //! them, or as one JSON document with the Grand Chess Tree's finer split.
 
-use super::common::{Common, SliderJob, hash_label, mnps};
+use super::common::{Common, SliderJob, hash_label, mnps, rules_label};
 use anyhow::Result;
 use perft::cpu::Simd;
 use perft::perft::estimate_leaves;
@@ -146,13 +146,13 @@ impl SliderJob for StatsJob<'_> {
             }
         }
         let nodes: Nodes = rows.iter().map(|(_, s)| s.nodes).sum();
-        let hash = hash_label(table.map(StatsTable::bytes));
+        let hash = hash_label(table);
         let depths = match self.depth {
             0 | 1 => format!("depth {}", self.depth),
             d => format!("depths 1-{d}"),
         };
         eprintln!(
-            "{depths} | {nodes} nodes | {:.3} s | {:.1} {} | statistics, {} sliders, {threads} thread{}, {hash}, simd {}",
+            "{depths} | {nodes} nodes | {:.3} s | {:.1} {} | statistics, {} sliders, {threads} thread{}, {hash}, simd {}{}",
             elapsed.as_secs_f64(),
             mnps(nodes, elapsed),
             if table.is_some() {
@@ -163,6 +163,7 @@ impl SliderJob for StatsJob<'_> {
             S::NAME,
             if threads == 1 { "" } else { "s" },
             self.simd.describe(),
+            rules_label(&self.pos),
         );
         Ok(ExitCode::SUCCESS)
     }

@@ -86,6 +86,8 @@ pub struct Table<N: Record = u64> {
     narrow: N::Part,
     /// The deeper records too large for the narrow part.
     wide: record::RecordTable<N::Wide>,
+    /// How long the memory took to map and write (see [`Table::setup_time`]).
+    setup: std::time::Duration,
 }
 
 /// The parts a table's narrow records can be kept in.
@@ -169,12 +171,23 @@ impl<N: Record> Table<N> {
 
     /// [`Table::new`], its buckets written by `threads` threads, each its own contiguous part.
     pub fn with_threads(mb: usize, threads: usize) -> Result<Table<N>, TableError> {
+        let start = std::time::Instant::now();
         let bytes = mb.saturating_mul(1 << 20);
         let wide =
             record::RecordTable::with_bytes(bytes / N::WIDE_SHARE).ok_or(TableError { mb })?;
         let rest = bytes.saturating_sub(wide.bytes());
         let narrow = part::Part::with_bytes(rest, threads).ok_or(TableError { mb })?;
-        Ok(Table { narrow, wide })
+        Ok(Table {
+            narrow,
+            wide,
+            setup: start.elapsed(),
+        })
+    }
+
+    /// How long making the table took: its memory mapped and written whole, before any count
+    /// (seconds per GiB), which a count's own time does not include.
+    pub fn setup_time(&self) -> std::time::Duration {
+        self.setup
     }
 
     /// The table's size in bytes.

@@ -294,6 +294,214 @@ fn man_page_is_roff_with_every_option() {
     }
 }
 
+/// Every page the main page names (`perft-diff(1)`...) exists, from `perft man <command>` and in
+/// `perft man --dir`, and documents the options of its command.
+#[test]
+fn every_command_has_a_man_page_with_its_options() {
+    let main = text(&perft(&["man"]).stdout);
+    let named: Vec<String> = main
+        .split("perft\\-")
+        .skip(1)
+        .filter_map(|rest| {
+            rest.split_once("(1)")
+                .map(|(name, _)| name.replace("\\-", "-"))
+        })
+        .filter(|name| name.chars().all(|c| c.is_ascii_lowercase()))
+        .collect();
+    assert!(named.len() >= 8, "{named:?}");
+    for (command, options) in [
+        (
+            "diff",
+            &["engine", "timeout", "protocol", "max-nodes", "html"][..],
+        ),
+        ("serve", &["port", "host", "engine", "max-depth", "open"]),
+        ("split", &["at", "shards", "out", "force"]),
+        ("work", &["stats", "threads", "hash"]),
+        ("merge", &["json"]),
+        ("uci", &["threads", "hash"]),
+    ] {
+        assert!(
+            named.iter().any(|n| n == command),
+            "{command} not named: {named:?}"
+        );
+        let o = perft(&["man", command]);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        let page = text(&o.stdout);
+        assert!(page.contains(&format!(".TH perft-{command} 1")), "{page}");
+        for option in options {
+            let roff = format!("\\fB\\-\\-{}\\fR", option.replace('-', "\\-"));
+            assert!(page.contains(&roff), "perft-{command}(1) lacks --{option}");
+        }
+    }
+    for name in &named {
+        assert!(perft(&["man", name]).status.success(), "perft man {name}");
+    }
+    let dir = crate::common::Scratch::new("man");
+    let o = perft(&["man", "--dir", dir.join("man1").to_str().expect("UTF-8")]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    for name in
+        std::iter::once("perft".to_string()).chain(named.iter().map(|n| format!("perft-{n}")))
+    {
+        let page = dir.join("man1").join(format!("{name}.1"));
+        assert!(page.exists(), "{} not written", page.display());
+    }
+    assert_bad_input(&["man", "serv"], "there is no command 'serv'");
+}
+
+/// Where a command was mistyped, the error says so and names the closest command, instead of
+/// taking the word for the depth of the perftree form.
+#[test]
+fn a_mistyped_command_is_named_as_one() {
+    assert_bad_input(&["serv"], "'serv' is not a command: did you mean 'serve'?");
+    assert_bad_input(&["dif"], "did you mean 'diff'?");
+    assert_bad_input(
+        &["bogus"],
+        "'bogus' is not a command (the commands: uci, diff",
+    );
+    assert_bad_input(&["99"], "the depth is 0 to 64");
+}
+
+/// `-h` and `--help` lines fit a terminal (100 characters at most).
+#[test]
+fn help_lines_are_wrapped() {
+    for flag in ["-h", "--help"] {
+        for args in [vec![flag], vec!["diff", flag], vec!["serve", flag]] {
+            let out = text(&perft(&args).stdout);
+            let longest = out.lines().map(|l| l.chars().count()).max().unwrap_or(0);
+            assert!(longest <= 100, "{args:?}: a line of {longest} characters");
+        }
+    }
+}
+
+#[test]
+fn seed_without_magics_is_refused() {
+    assert_bad_input(&["--seed", "7"], "--magics");
+    for other in [&["--depth", "3"][..], &["--bench"], &["--compare", "--depth", "2"]] {
+        let mut args = vec!["--seed", "7"];
+        args.extend_from_slice(other);
+        assert_bad_input(&args, "--seed goes with --magics");
+    }
+}
+
+/// One of a thing is singular in every summary line.
+#[test]
+fn one_is_singular() {
+    let o = perft(&["--compare", "--depth", "2", "--rounds", "1"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stdout).contains("1 round alternating"),
+        "{}",
+        text(&o.stdout)
+    );
+    let dir = crate::common::Scratch::new("singular");
+    let out = dir.join("p");
+    let o = perft(&[
+        "split",
+        "--depth",
+        "3",
+        "--at",
+        "1",
+        "--shards",
+        "1",
+        "--out",
+        out.to_str().expect("UTF-8"),
+    ]);
+    let said = text(&o.stdout);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(
+        said.contains("positions 1 ply down") && said.contains(", 1 shard of 20 jobs"),
+        "{said}"
+    );
+    let o = perft(&["--depth", "3", "--threads", "1"]);
+    assert!(text(&o.stderr).contains("1 thread,"), "{}", text(&o.stderr));
+}
+
+/// The speed line says when the rules are Chess960; a castle written as the king's move in
+/// Chess960 is refused with the notation it takes.
+#[test]
+fn chess960_is_named_in_the_speed_line_and_its_castling_notation_explained() {
+    let fen = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
+    let o = perft(&["--fen", fen, "--depth", "2"]);
+    assert!(
+        text(&o.stderr).contains(", Chess960"),
+        "{}",
+        text(&o.stderr)
+    );
+    let o = perft(&["--depth", "2"]);
+    assert!(!text(&o.stderr).contains("Chess960"), "{}", text(&o.stderr));
+    // Kings and rooks as in standard chess, Chess960 rules: castling is king takes rook.
+    let open = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+    assert_bad_input(
+        &[
+            "--chess960",
+            "--fen",
+            open,
+            "--moves",
+            "e1g1",
+            "--depth",
+            "1",
+        ],
+        "in Chess960 castling is written as king takes rook (e1h1)",
+    );
+    let o = perft(&[
+        "--chess960",
+        "--fen",
+        open,
+        "--moves",
+        "e1h1",
+        "--depth",
+        "1",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+}
+
+/// A table's set-up time is reported apart from the count's own time.
+#[test]
+fn the_speed_line_reports_the_tables_set_up() {
+    let o = perft(&["--depth", "3", "--hash", "64"]);
+    assert_eq!(text(&o.stdout), "8902\n");
+    let err = text(&o.stderr);
+    assert!(err.contains("hash 64 MiB (set up in "), "{err}");
+}
+
+/// On a terminal a count that lasts shows its tasks as they finish, and the count and speed
+/// line are as they would be anyway; piped, no bar is drawn. (`script` gives the command a
+/// terminal.)
+#[test]
+fn a_long_count_shows_progress_on_a_terminal_only() {
+    let have_script = std::process::Command::new("script")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !crate::common::tool_present(
+        have_script,
+        "`script` (util-linux) is not installed",
+        "the terminal half of this test is skipped",
+    ) {
+        return;
+    }
+    // Perft 7 on one thread of the baseline copy: a few seconds on any machine.
+    let cmd = format!(
+        "{} --depth 7 --threads 1 --simd none",
+        env!("CARGO_BIN_EXE_perft")
+    );
+    let o = std::process::Command::new("script")
+        .args(["-qefc", &cmd, "/dev/null"])
+        .output()
+        .expect("script runs");
+    let shown = text(&o.stdout);
+    assert!(o.status.success(), "{shown}");
+    assert!(shown.contains("3195901860"), "{shown}");
+    assert!(shown.contains(" tasks, "), "no progress bar: {shown}");
+    assert!(shown.contains("depth 7 | 3195901860 nodes"), "{shown}");
+    let piped = perft(&["--depth", "5", "--threads", "1"]);
+    assert!(
+        !text(&piped.stderr).contains("tasks"),
+        "{}",
+        text(&piped.stderr)
+    );
+}
+
 #[test]
 fn divide_at_depth_zero_is_the_position_itself() {
     let o = perft(&["--depth", "0", "--divide"]);

@@ -46,7 +46,7 @@ fn readme_commands(readme: &str) -> Vec<String> {
 }
 
 /// The command as this test runs it: our binary, the placeholders filled in, output and
-/// directories in `scratch`, comments dropped.
+/// directories (the home directory's included) in `scratch`, comments dropped.
 fn runnable(cmd: &str, bin: &Path, examples: &Path, scratch: &Path) -> String {
     let cmd = match cmd.find(" # ") {
         Some(i) => &cmd[..i],
@@ -67,6 +67,7 @@ fn runnable(cmd: &str, bin: &Path, examples: &Path, scratch: &Path) -> String {
             &format!("{}/", examples.display()),
         )
         .replace("/shared/", &format!("{s}/"))
+        .replace("~/", &format!("{s}/"))
         .replace(" p9", &format!(" {s}/p9"));
     cmd.to_string()
 }
