@@ -3,7 +3,7 @@
 //! position (standard and Chess960): each kind of lanes this CPU runs.
 #![cfg(target_arch = "x86_64")]
 
-use crate::common;
+use crate::{common, paths};
 
 use perft::cpu::{Simd, SimdKind};
 use perft::movegen::{count_legal_on, legal_moves};
@@ -61,6 +61,7 @@ fn lanes_agree_with_the_one_board_counter(kind: SimdKind) {
         }
     }
     assert!(total > 1_000_000, "only {total} boards compared");
+    paths::ran(paths::of_simd(simd));
 }
 
 #[test]
