@@ -49,6 +49,16 @@ fn chess960_suite_classical() {
     assert!(check_suite::<Classical>(1_000_000) > 3700);
 }
 
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn chess960_suite_pext() {
+    if !perft::attacks::Pext::available() {
+        eprintln!("skipped: this CPU has no BMI2");
+        return;
+    }
+    assert!(check_suite::<perft::attacks::Pext>(1_000_000) > 3700);
+}
+
 #[test]
 fn fen_round_trip_keeps_the_castling_notation() {
     for entry in common::suite("chess960.epd") {

@@ -3,10 +3,12 @@
 //! biased towards captures, promotions, en passant, castling and checks. At every position the
 //! sets of legal moves (UCI) must be identical, and at every fourth perft 1 to 3 must agree.
 //!
-//! Random piece placements and every suite position shakmaty's strict validation refuses
-//! (unreachable ones: impossible checks, too much material) are counted by both, shakmaty told
-//! to accept them, through every way we count: the default threaded path (with the last-ply
-//! lanes and the compiled copies where the CPU has them), a table, each slider kind, no bulk.
+//! Random piece placements, every suite position shakmaty's strict validation refuses
+//! (unreachable ones: impossible checks, too much material; shakmaty told to accept them) and
+//! every eighth position of the playouts are counted through every way we count, with every
+//! slider kind the CPU runs: the default threaded path, a table (one thread and two), each
+//! last-ply code (each kind of lanes, the x86-64-v3 copy one board at a time, the baseline
+//! copy, each with and without a table), no bulk.
 //!
 //! `cargo test --release --test capabilities differential -- --ignored` runs a hundred times more.
 
@@ -19,21 +21,10 @@ use perft::cpu::{Simd, SimdKind};
 use perft::movegen::legal_moves;
 use perft::perft::{Counting, Options, perft, perft_with};
 use perft::tt::Table;
-use perft::{Classical, Magic, MoveKind, Nodes, Position};
+use perft::{Classical, Magic, MoveKind, Nodes, Position, Sliders};
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Position as _};
-
-/// The count with the PEXT sliders, two threads, where the CPU has them; `want` where it has
-/// not (nothing to compare).
-fn pext_count(pos: &Position, depth: u32, want: Nodes) -> Nodes {
-    #[cfg(target_arch = "x86_64")]
-    if Pext::available() {
-        return perft_with::<Pext>(pos, depth, two_threads());
-    }
-    let _ = (pos, depth);
-    want
-}
 
 /// Two threads, no table, the widest last-ply code this CPU runs.
 fn two_threads() -> Options<'static> {
@@ -122,6 +113,10 @@ fn playout(fen: &str, chess960: bool, plies: u32, rng: &mut Prng, seen: &mut See
                     "perft {depth} with 2 threads differs after {history:?} from {fen}: {}",
                     ours.to_fen()
                 );
+                // Every eighth such position, every way we count with every slider kind.
+                if seen.positions.is_multiple_of(32) {
+                    every_way_counts(&ours, depth, b, "playout");
+                }
             }
             seen.perfts += 1;
         }
@@ -199,12 +194,19 @@ fn run(rounds: u32, seed: u64) -> Seen {
 
 #[test]
 fn random_playouts_agree_with_shakmaty() {
-    let seen = run(80, 0xD1FF);
+    let share = common::share();
+    let seen = run(80 / share as u32, 0xD1FF);
     eprintln!("{seen:?}");
-    assert!(seen.positions > 20_000, "{seen:?}");
-    assert!(seen.perfts > 5_000, "{seen:?}");
-    assert!(seen.en_passant > 150 && seen.promotions > 400, "{seen:?}");
-    assert!(seen.castling > 250 && seen.checks > 800, "{seen:?}");
+    assert!(seen.positions > 20_000 / share, "{seen:?}");
+    assert!(seen.perfts > 5_000 / share, "{seen:?}");
+    assert!(
+        seen.en_passant > 150 / share && seen.promotions > 400 / share,
+        "{seen:?}"
+    );
+    assert!(
+        seen.castling > 250 / share && seen.checks > 800 / share,
+        "{seen:?}"
+    );
 }
 
 #[test]
@@ -237,67 +239,76 @@ fn strictly_accepted(fen: &str, chess960: bool) -> bool {
         .is_some()
 }
 
-/// Perft of `pos` to `depth` in every way we count, each checked against `want` (shakmaty's
-/// count): the default path with two threads (split into tasks, last ply in lanes where the CPU
-/// has AVX-512, in the x86-64-v3 copy where it has that), one thread with a tiny shared table,
-/// the baseline copy, every last-ply code the CPU runs, no bulk counting, and the classical
-/// and PEXT sliders.
+/// Perft of `pos` to `depth` in every way we count, with every slider kind this CPU runs (the
+/// PEXT sliders only where it has BMI2: elsewhere they are not compared, not faked), each
+/// checked against `want` (shakmaty's count).
 fn every_way_counts(pos: &Position, depth: u32, want: u64, what: &str) {
+    every_way_counts_with::<Magic>(pos, depth, want, what);
+    every_way_counts_with::<Classical>(pos, depth, want, what);
+    #[cfg(target_arch = "x86_64")]
+    if Pext::available() {
+        every_way_counts_with::<Pext>(pos, depth, want, what);
+    }
+}
+
+/// [`every_way_counts`] with the sliders `S`: the default path with two threads (split into
+/// tasks, the widest last-ply code), one thread and two with a tiny shared table, every
+/// last-ply code the CPU runs (each `--simd`, and `--no-lanes`: the widest copy one board at a
+/// time) with and without a table, and no bulk counting.
+fn every_way_counts_with<S: Sliders>(pos: &Position, depth: u32, want: u64, what: &str) {
     let want = Nodes::from(want);
     let table = Table::new(1).unwrap();
     let hashed = Options {
         counting: Counting::Bulk,
         threads: 1,
         table: Some(&table),
-        simd: perft::cpu::Simd::detect(),
-    };
-    let threaded_hashed = Options {
-        threads: 2,
-        ..hashed
-    };
-    let baseline = Options {
-        simd: Simd::NONE,
-        ..Options::single(Counting::Bulk)
+        simd: Simd::detect(),
     };
     let mut p = pos.clone();
-    let ways: [(&str, Nodes); 7] = [
+    let ways: [(&str, Nodes); 4] = [
         (
             "default, 2 threads",
-            perft_with::<Magic>(pos, depth, two_threads()),
+            perft_with::<S>(pos, depth, two_threads()),
         ),
-        ("hashed", perft_with::<Magic>(pos, depth, hashed)),
+        ("hashed", perft_with::<S>(pos, depth, hashed)),
         (
             "hashed, 2 threads",
-            perft_with::<Magic>(pos, depth, threaded_hashed),
+            perft_with::<S>(
+                pos,
+                depth,
+                Options {
+                    threads: 2,
+                    ..hashed
+                },
+            ),
         ),
-        ("baseline copy", perft_with::<Magic>(pos, depth, baseline)),
-        ("no bulk", perft::<Magic>(&mut p, depth, Counting::NoBulk)),
-        (
-            "classical",
-            perft_with::<Classical>(pos, depth, two_threads()),
-        ),
-        ("pext", pext_count(pos, depth, want)),
+        ("no bulk", perft::<S>(&mut p, depth, Counting::NoBulk)),
     ];
     for (way, n) in ways {
-        assert_eq!(n, want, "{what}: perft {depth} ({way}) of {}", pos.to_fen());
+        assert_eq!(
+            n,
+            want,
+            "{what}: perft {depth} ({way}, {} sliders) of {}",
+            S::NAME,
+            pos.to_fen()
+        );
     }
-    // Every last-ply code this CPU runs (`--simd`, and `--no-lanes`: the widest copy one board
-    // at a time), with and without a table.
     let lanes = [SimdKind::Avx512, SimdKind::Avx2, SimdKind::None];
     let codes = lanes.iter().filter_map(|&k| Simd::new(k).ok());
     for simd in codes.chain([Simd::one_board()]) {
-        let kind = simd.describe();
         for table in [None, Some(&table)] {
             let opts = Options {
                 simd,
                 table,
                 ..Options::single(Counting::Bulk)
             };
-            let n = perft_with::<Magic>(pos, depth, opts);
+            let n = perft_with::<S>(pos, depth, opts);
             assert_eq!(
                 n,
                 want,
-                "{what}: perft {depth} (simd {kind}, table {}) of {}",
+                "{what}: perft {depth} ({} sliders, simd {}, table {}) of {}",
+                S::NAME,
+                simd.describe(),
                 table.is_some(),
                 pos.to_fen()
             );
@@ -312,7 +323,8 @@ fn every_way_counts(pos: &Position, depth: u32, want: u64, what: &str) {
 #[test]
 fn random_placements_count_as_shakmaty_counts() {
     let (mut compared, mut checks, mut refused) = (0, 0, Vec::new());
-    for seed in 0..2400u64 {
+    let share = common::share();
+    for seed in (0..2400u64).step_by(share as usize) {
         let Some(ours) = common::placed(0x91AC_E000 + seed) else {
             continue;
         };
@@ -336,7 +348,7 @@ fn random_placements_count_as_shakmaty_counts() {
     // ones would be positions we call legal and it does not: there must be none.
     assert!(refused.is_empty(), "shakmaty refuses: {refused:#?}");
     assert!(
-        compared > 1300 && checks > 300,
+        compared > 1300 / share && u64::from(checks) > 300 / share,
         "{compared} compared, {checks} in check"
     );
 }
@@ -361,7 +373,7 @@ fn every_unreachable_suite_position_counts_as_shakmaty_counts() {
                 .unwrap_or_else(|why| panic!("{name}: {}: {why}", entry.fen));
             let ours = Position::from_fen_with(&entry.fen, chess960).unwrap();
             for &(depth, published) in &entry.counts {
-                if published > Nodes::from(10_000_000u64) {
+                if published > Nodes::from(10_000_000 / common::share()) {
                     continue;
                 }
                 let want = shakmaty::perft(&theirs, depth);

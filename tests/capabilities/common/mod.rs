@@ -227,3 +227,99 @@ pub fn running(pid: u32) -> bool {
             .is_some_and(|state| state != "Z" && state != "X")
     })
 }
+
+/// The leaf statistics computed with shakmaty alone (an independent classifier): every leaf
+/// made, classified by its checkers and whether it has a legal move.
+pub fn shakmaty_stats(pos: &shakmaty::Chess, depth: u32) -> perft::stats::Stats<u64> {
+    use shakmaty::Position as _;
+    let mut st = perft::stats::Stats::default();
+    for m in pos.legal_moves() {
+        let mut child = pos.clone();
+        child.play_unchecked(m);
+        if depth > 1 {
+            st += shakmaty_stats(&child, depth - 1);
+            continue;
+        }
+        st.nodes += 1;
+        st.captures += u64::from(m.is_capture());
+        st.enpassants += u64::from(m.is_en_passant());
+        st.castles += u64::from(m.is_castle());
+        st.promotions += u64::from(m.is_promotion());
+        let checkers = child.checkers();
+        if checkers.is_empty() {
+            continue;
+        }
+        let dest = match m.castling_side() {
+            Some(side) => side.rook_to(pos.turn()),
+            None => m.to(),
+        };
+        let direct = checkers.contains(dest);
+        let double = checkers.count() > 1;
+        let mate = child.legal_moves().is_empty();
+        *match (double, direct, mate) {
+            (false, true, false) => &mut st.direct_checks,
+            (false, false, false) => &mut st.single_discovered_checks,
+            (true, true, false) => &mut st.direct_discovered_checks,
+            (true, false, false) => &mut st.double_discovered_checks,
+            (false, true, true) => &mut st.direct_mates,
+            (false, false, true) => &mut st.single_discovered_mates,
+            (true, true, true) => &mut st.direct_discovered_mates,
+            (true, false, true) => &mut st.double_discovered_mates,
+        } += 1;
+    }
+    st
+}
+
+/// shakmaty's divide of `fen` at `depth` (`depth` >= 1): each legal move in UCI (king takes
+/// rook for castling in Chess960) with its perft `depth - 1`, sorted by move.
+pub fn shakmaty_divide(fen: &str, chess960: bool, depth: u32) -> Vec<(String, u64)> {
+    use shakmaty::Position as _;
+    let mode = if chess960 {
+        shakmaty::CastlingMode::Chess960
+    } else {
+        shakmaty::CastlingMode::Standard
+    };
+    let pos: shakmaty::Chess = shakmaty::fen::Fen::from_ascii(fen.as_bytes())
+        .expect("a FEN")
+        .into_position(mode)
+        .expect("a position shakmaty accepts");
+    let mut lines: Vec<(String, u64)> = pos
+        .legal_moves()
+        .iter()
+        .map(|m| {
+            let mut child = pos.clone();
+            child.play_unchecked(*m);
+            (
+                m.to_uci(mode).to_string(),
+                shakmaty::perft(&child, depth - 1),
+            )
+        })
+        .collect();
+    lines.sort();
+    lines
+}
+
+/// Debian's Stockfish, where installed (where CI sets `PERFT_REQUIRE_TOOLS`, its absence fails
+/// the test instead).
+pub fn stockfish() -> Option<&'static str> {
+    let sf = ["/usr/games/stockfish", "/usr/bin/stockfish"]
+        .into_iter()
+        .find(|p| Path::new(p).exists());
+    let present = tool_present(
+        sf.is_some(),
+        "Debian's stockfish is not installed (apt-get install stockfish)",
+        "skipped",
+    );
+    sf.filter(|_| present)
+}
+
+/// The share of the random samples a long test runs: all of them (1) unless `PERFT_TEST_SHARE`
+/// says N, then one in N: what `.ci/run` asks of the tests it runs under QEMU's emulation of
+/// 64-bit ARM, where each counts about thirty-five times slower.
+pub fn share() -> u64 {
+    std::env::var("PERFT_TEST_SHARE")
+        .ok()
+        .and_then(|s| s.parse::<u64>().ok())
+        .filter(|&n| n >= 1)
+        .unwrap_or(1)
+}
