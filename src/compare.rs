@@ -4,6 +4,7 @@ use crate::attacks::{Classical, Magic, Sliders};
 use crate::nodes::Nodes;
 use crate::perft::{Options, perft_with};
 use crate::position::Position;
+use crate::tt::Table;
 use std::time::{Duration, Instant};
 
 /// One perft of a comparison workload, with the published count when there is one.
@@ -26,7 +27,7 @@ pub struct Contender {
     pub times: Vec<Duration>,
     /// The count of each perft of the workload.
     pub counts: Vec<Nodes>,
-    run: fn(&Position, u32, Options<'static>) -> Nodes,
+    run: fn(&Position, u32, Options<'_>) -> Nodes,
 }
 
 impl Contender {
@@ -64,13 +65,16 @@ fn contenders() -> Vec<Contender> {
 }
 
 /// Runs `work` with every implementation for `rounds` rounds, as `opts` counts (its counting and
-/// last-ply code) but single-threaded and without a table, alternating the
-/// order (forward on even rounds, reversed on odd ones) so that drifts in machine speed hit all
-/// alike. Returns the contenders and every disagreement found: between rounds, between
-/// implementations, or with a published count.
+/// last-ply code) but single-threaded, alternating the order (forward on even rounds, reversed
+/// on odd ones) so that drifts in machine speed hit all alike; with `table_mb` above zero each
+/// implementation counts each round through a fresh table of that size (made before its clock
+/// starts, so that none profits from another's entries and the set-up is not timed). Returns
+/// the contenders and every disagreement found: between rounds, between implementations, or
+/// with a published count; a table that cannot be made is one too.
 pub fn compare(
     work: &[Work],
     opts: Options<'static>,
+    table_mb: usize,
     rounds: u32,
 ) -> (Vec<Contender>, Vec<String>) {
     let opts = Options {
@@ -88,6 +92,20 @@ pub fn compare(
         };
         for i in order {
             let c = &mut all[i];
+            let table = match table_mb {
+                0 => None,
+                mb => match Table::new(mb) {
+                    Ok(t) => Some(t),
+                    Err(e) => {
+                        problems.push(e.to_string());
+                        return (all, problems);
+                    }
+                },
+            };
+            let opts = Options {
+                table: table.as_ref(),
+                ..opts
+            };
             let start = Instant::now();
             let counts: Vec<Nodes> = work
                 .iter()

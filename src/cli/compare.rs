@@ -11,8 +11,9 @@ use std::process::ExitCode;
 // No argument group: see the flattened options in src/main.rs.
 #[group(skip)]
 pub struct Args {
-    /// Run the same perft with every slider implementation, alternating, and print a table.
-    #[arg(long, conflicts_with_all = ["divide", "sliders", "classical", "threads", "hash", "json"])]
+    /// Run the same perft with every slider implementation, alternating, and print a table
+    /// (with `--hash MB`, each implementation counts each round through a fresh table).
+    #[arg(long, conflicts_with_all = ["divide", "sliders", "classical", "threads", "json"])]
     pub compare: bool,
 
     /// Rounds for `--compare` (the median time is reported).
@@ -27,13 +28,14 @@ pub fn run(
     what: &str,
     counting: Counting,
     simd: Simd,
+    table_mb: usize,
     rounds: u32,
 ) -> Result<ExitCode> {
     let opts = Options {
         simd,
         ..Options::single(counting)
     };
-    let (contenders, problems) = perft::compare::compare(work, opts, rounds);
+    let (contenders, problems) = perft::compare::compare(work, opts, table_mb, rounds);
     let base = contenders[0].median();
     let plural = if work.len() == 1 {
         format!(" depth {}", work[0].depth)
@@ -41,10 +43,14 @@ pub fn run(
         "s".to_string()
     };
     println!(
-        "{what}: {} perft{plural}, {}, simd {}, 1 thread, {} alternating, median time",
+        "{what}: {} perft{plural}, {}, simd {}, 1 thread, {}, {} alternating, median time",
         work.len(),
         counting_name(counting),
         simd.describe(),
+        match table_mb {
+            0 => "no hash".to_string(),
+            mb => format!("a fresh {mb} MiB table each round"),
+        },
         many(rounds, "round", "rounds")
     );
     println!();

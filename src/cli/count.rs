@@ -2,13 +2,14 @@
 //! `perft <depth> "<fen>" ["<moves>"]`.
 
 use super::common::{
-    Common, MAX_DEPTH, Names, SliderJob, build_position, mnps, mnps_label, rules_label, setup_label,
+    Common, MAX_DEPTH, Names, SliderJob, build_position, mnps, mnps_label, rules_label,
+    setup_label, with_sliders,
 };
 use super::progress;
 use anyhow::Result;
 use perft::cpu::Simd;
 use perft::perft::{Options, divide_uci, divide_watched, estimate_leaves, perft_with};
-use perft::{Magic, Nodes, Position, Sliders};
+use perft::{Nodes, Position, Sliders};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -47,7 +48,7 @@ impl Args {
 pub struct TreeArgs {
     /// perftree form: the depth (then FEN and moves follow as positional arguments).
     #[arg(value_name = "DEPTH", conflicts_with_all = ["depth", "fen", "moves", "suite", "divide", "compare", "magics",
-          "stats", "json", "bench", "threads", "hash"],
+          "stats", "json", "bench"],
           value_parser = parse_tree_depth)]
     pub tree_depth: Option<u32>,
 
@@ -199,15 +200,40 @@ pub fn run_perftree(tree: &TreeArgs, common: &Common, depth: u32, simd: Simd) ->
         println!("1");
         return Ok(ExitCode::SUCCESS);
     }
-    let opts = Options {
+    let job = Perftree {
+        common,
+        pos,
+        depth,
         simd,
-        ..Options::single(common.count.counting())
     };
-    let lines = divide_uci::<Magic>(&pos, depth, opts);
-    for (mv, n) in &lines {
-        println!("{mv} {n}");
+    with_sliders(common.count.slider_choice(), job)
+}
+
+/// The perftree form's divide, counted with the counting options (a wrapper script may pass
+/// `--hash` or `--threads` before the depth).
+struct Perftree<'a> {
+    common: &'a Common,
+    pos: Position,
+    depth: u32,
+    simd: Simd,
+}
+
+impl SliderJob for Perftree<'_> {
+    fn run<S: Sliders>(self) -> Result<ExitCode> {
+        let count = &self.common.count;
+        let table = count.table(|| estimate_leaves::<S>(&self.pos, self.depth), self.depth)?;
+        let opts = Options {
+            counting: count.counting(),
+            threads: count.threads.map_or(1, |n| n as usize),
+            table: table.as_ref(),
+            simd: self.simd,
+        };
+        let lines = divide_uci::<S>(&self.pos, self.depth, opts);
+        for (mv, n) in &lines {
+            println!("{mv} {n}");
+        }
+        println!();
+        println!("{}", lines.iter().map(|l| l.1).sum::<Nodes>());
+        Ok(ExitCode::SUCCESS)
     }
-    println!();
-    println!("{}", lines.iter().map(|l| l.1).sum::<Nodes>());
-    Ok(ExitCode::SUCCESS)
 }

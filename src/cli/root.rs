@@ -42,7 +42,10 @@ pub fn run(r: Root<'_>) -> Result<ExitCode> {
         if r.compare.compare {
             let (work, bad_lines) = suite::work(path, common.chess960, r.suite.limits())?;
             let what = format!("suite {}", path.display());
-            let code = compare::run(&work, &what, counting, simd, r.compare.rounds)?;
+            let mb = common
+                .count
+                .hash_mb(|| suite::auto_table_size(&r.suite.limits()).0, 8);
+            let code = compare::run(&work, &what, counting, simd, mb, r.compare.rounds)?;
             // As a suite: differing counts exit 1; else bad lines exit 2.
             return Ok(if code == ExitCode::SUCCESS && bad_lines > 0 {
                 ExitCode::from(2)
@@ -79,7 +82,12 @@ pub fn run(r: Root<'_>) -> Result<ExitCode> {
             depth: r.count.depth(),
             expected: None,
         }];
-        return compare::run(&work, &pos.to_fen(), counting, simd, r.compare.rounds);
+        let depth = r.count.depth();
+        let mb = common.count.hash_mb(
+            || perft::perft::estimate_leaves::<perft::Magic>(&pos, depth),
+            depth,
+        );
+        return compare::run(&work, &pos.to_fen(), counting, simd, mb, r.compare.rounds);
     }
     let job = count::Count {
         common,

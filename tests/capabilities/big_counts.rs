@@ -224,3 +224,66 @@ fn split_work_and_merge_past_2_to_the_64() {
     .unwrap();
     assert_eq!(doc["total"].to_string(), kings(24).to_string());
 }
+
+/// Every front that prints a count prints every digit past 2^64 (two bare kings' perft 24,
+/// checked against the independent count): `perft uci`, the perftree form (with a table: a
+/// wrapper script may pass options before the depth), the server's API, `perft diff` (against
+/// our own UCI front as the engine: what is checked is the reading and comparing of such
+/// counts, and the total against the independent count) and `--compare`.
+#[test]
+fn every_front_prints_counts_past_2_to_the_64() {
+    use std::io::Write;
+    let want = kings(24).to_string();
+    let bin = env!("CARGO_BIN_EXE_perft");
+    let mut child = std::process::Command::new(bin)
+        .args(["uci", "--hash", "16"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let input = format!("position fen {KINGS}\ngo perft 24\nquit\n");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = common::text(&child.wait_with_output().unwrap().stdout);
+    assert!(out.contains(&format!("Nodes searched: {want}")), "{out}");
+
+    let out = stdout(&common::perft(&["--hash", "16", "24", KINGS]));
+    assert!(out.ends_with(&format!("\n\n{want}\n")), "{out}");
+
+    let s = common::web::Server::start(&["--hash", "16", "--max-depth", "24"]);
+    let fen = KINGS.replace(' ', "+").replace('/', "%2F");
+    let r = s.get(&format!("/api/divide?fen={fen}&depth=24"));
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert!(r.body.contains(&format!("\"total\":{want},")), "{}", r.body);
+
+    let engine = format!("{bin} uci --hash 16");
+    let out = stdout(&common::perft(&[
+        "diff", "--engine", &engine, "--fen", KINGS, "--depth", "24", "--hash", "16",
+    ]));
+    assert!(
+        out.contains(&format!("no difference: both count {want} nodes")),
+        "{out}"
+    );
+
+    let out = stdout(&common::perft(&[
+        "--compare",
+        "--fen",
+        KINGS,
+        "--depth",
+        "24",
+        "--hash",
+        "16",
+        "--rounds",
+        "1",
+    ]));
+    assert!(out.contains("a fresh 16 MiB table each round"), "{out}");
+    // One row per slider implementation, each with the count.
+    let rows = out
+        .lines()
+        .filter(|l| l.contains("sliders") || l.contains(&want));
+    assert!(rows.filter(|l| l.contains(&want)).count() >= 2, "{out}");
+}

@@ -376,7 +376,11 @@ fn help_lines_are_wrapped() {
 #[test]
 fn seed_without_magics_is_refused() {
     assert_bad_input(&["--seed", "7"], "--magics");
-    for other in [&["--depth", "3"][..], &["--bench"], &["--compare", "--depth", "2"]] {
+    for other in [
+        &["--depth", "3"][..],
+        &["--bench"],
+        &["--compare", "--depth", "2"],
+    ] {
         let mut args = vec!["--seed", "7"];
         args.extend_from_slice(other);
         assert_bad_input(&args, "--seed goes with --magics");
@@ -558,4 +562,16 @@ fn every_simd_code_the_cpu_runs_counts_exactly_and_the_others_are_refused() {
     );
     assert_bad_input(&["--simd", "avx2", "--no-lanes"], "cannot be used with");
     assert_bad_input(&["--simd", "sse"], "--simd");
+}
+
+/// A table of several GiB (its memory mapped in 2 MiB-aligned huge-page-advised chunks and
+/// written by both threads before the count) gives the start position's published perft 8,
+/// 84,998,978,956 (Chess Programming Wiki, "Perft Results"), through the binary.
+#[test]
+fn a_table_of_several_gib_counts_exactly() {
+    let o = perft(&["--depth", "8", "--threads", "2", "--hash", "3072"]);
+    let err = text(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert_eq!(text(&o.stdout), "84998978956\n");
+    assert!(err.contains("hash 3072 MiB"), "{err}");
 }

@@ -79,19 +79,11 @@ fn options_that_do_not_apply_are_refused_naming_both() {
             "--divide",
         ),
         (vec!["3"], vec!["--stats"], "DEPTH", "--stats"),
-        (vec!["3"], vec!["--threads", "2"], "DEPTH", "--threads"),
-        (vec!["3"], vec!["--hash", "16"], "DEPTH", "--hash"),
         (
             vec!["--compare"],
             vec!["--threads", "2"],
             "--compare",
             "--threads",
-        ),
-        (
-            vec!["--compare"],
-            vec!["--hash", "16"],
-            "--compare",
-            "--hash",
         ),
         (vec!["--compare"], vec!["--divide"], "--compare", "--divide"),
         (
