@@ -2,7 +2,9 @@
 //! order, and the type of each value; an array by its first element), must equal the golden
 //! shape in `tests/data/json/`. A renamed, removed or retyped field fails here, so a change of
 //! schema is a visible, reviewed change of those files. `PERFT_BLESS=1 cargo test --release
-//! --test capabilities json_schema` rewrites them after an intended change.
+//! --test capabilities json_schema` rewrites them after an intended change, and fails on
+//! purpose: a run that rewrites a golden file never passes (so a stray `PERFT_BLESS` in CI
+//! cannot turn a changed schema green). The server's answers are pinned the same way.
 
 use crate::common;
 
@@ -77,12 +79,23 @@ fn pinned(name: &str, o: &Output) {
             String::from_utf8_lossy(&o.stderr)
         )
     });
-    let got = serde_json::to_string_pretty(&shape(&doc)).unwrap() + "\n";
+    pinned_value(name, &doc);
+}
+
+/// Compares the shape of `doc` with `tests/data/json/<name>.json`; with `PERFT_BLESS` set, a
+/// shape that differs is written there and the test fails, so that rewriting a golden file is
+/// never a passing run.
+fn pinned_value(name: &str, doc: &Value) {
+    let got = serde_json::to_string_pretty(&shape(doc)).unwrap() + "\n";
     let path = data(&format!("json/{name}.json"));
-    if std::env::var_os("PERFT_BLESS").is_some() {
+    let old = std::fs::read_to_string(&path).ok();
+    if std::env::var_os("PERFT_BLESS").is_some() && old.as_deref() != Some(&got) {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, &got).unwrap();
-        return;
+        panic!(
+            "{} rewritten (PERFT_BLESS): review the change, then run again without it",
+            path.display()
+        );
     }
     let want = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     assert_eq!(got, want, "the shape of {name} changed");
@@ -167,4 +180,18 @@ fn merge_json_keeps_its_shape() {
     let o = run(&["merge", dir.to_str().unwrap(), "--json"]);
     assert!(o.status.success());
     pinned("merge", &o);
+}
+
+/// The server's answers keep their shape too: a divide with an engine beside it, a diff's
+/// failure, the progress, the info, a cancel and an error.
+#[test]
+fn server_json_keeps_its_shape() {
+    let s = common::web::Server::start(&["--engine", common::fake_engine().to_str().unwrap()]);
+    let json = |path: &str| -> Value { s.get(path).json() };
+    pinned_value("serve-divide", &json("/api/divide?depth=4"));
+    pinned_value("serve-diff", &json("/api/diff?depth=4"));
+    pinned_value("serve-progress", &json("/api/progress"));
+    pinned_value("serve-info", &json("/api/info"));
+    pinned_value("serve-cancel", &s.ask("POST", "/api/cancel", &[]).json());
+    pinned_value("serve-error", &json("/api/divide"));
 }

@@ -124,3 +124,122 @@ fn every_perft_command_in_the_readme_runs_as_shown() {
     }
     assert!(refused.is_empty(), "{}", refused.join("\n"));
 }
+
+/// The README's examples with their output (`$ command` lines in text blocks, each followed by
+/// what it prints): each `perft` command is run and must print every line the README shows, in
+/// the order shown (the README may leave lines out, and marks it with `...`). Compared loosely
+/// only where a machine changes the text: decimal numbers (times, speeds, ratios) are not
+/// compared, nor the rest of a line after `Mnps` (the sliders, threads and code the machine
+/// chose), nor runs of spaces.
+#[test]
+fn every_output_the_readme_shows_is_what_perft_prints() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let bin = PathBuf::from(env!("CARGO_BIN_EXE_perft"));
+    let exe = std::env::current_exe().unwrap();
+    let examples = exe
+        .parent()
+        .and_then(|d| d.parent())
+        .unwrap()
+        .join("examples");
+    let scratch = common::Scratch::new("readme-output");
+    let mut examples_run = 0;
+    let mut wrong = Vec::new();
+    for (cmd, shown) in shown_outputs(&readme) {
+        if !cmd.contains("perft ") || cmd.starts_with("cargo ") {
+            continue;
+        }
+        let line = runnable(&cmd, &bin, &examples, &scratch);
+        let out = Command::new("sh")
+            .arg("-c")
+            .arg(&line)
+            .current_dir(&root)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let printed: Vec<String> = common::text(&out.stdout)
+            .lines()
+            .chain(common::text(&out.stderr).lines())
+            .map(loose)
+            .collect();
+        examples_run += 1;
+        // In order, each after the one before; lines between them (headers, `...`) may go.
+        let mut at = 0;
+        for want in shown.iter().filter(|l| l.trim() != "...") {
+            let want = loose(want);
+            match printed[at..].iter().position(|l| *l == want) {
+                Some(i) => at += i + 1,
+                None => {
+                    wrong.push(format!(
+                        "$ {cmd}\n  shows: {want}\n  printed (from line {at}):\n    {}",
+                        printed[at..].join("\n    ")
+                    ));
+                    break;
+                }
+            }
+        }
+    }
+    assert!(examples_run >= 8, "{examples_run} examples");
+    assert!(wrong.is_empty(), "{}", wrong.join("\n\n"));
+}
+
+/// The `$ command` lines of the README's text blocks (continuation lines joined), each with
+/// the lines shown after it up to the next command or the block's end (blank lines dropped).
+fn shown_outputs(readme: &str) -> Vec<(String, Vec<String>)> {
+    let mut out: Vec<(String, Vec<String>)> = Vec::new();
+    let (mut in_text, mut continued) = (false, false);
+    for line in readme.lines() {
+        if line.starts_with("```") {
+            in_text = line == "```text";
+            continued = false;
+            continue;
+        }
+        if !in_text {
+            continue;
+        }
+        if continued && let Some((cmd, _)) = out.last_mut() {
+            cmd.push(' ');
+            cmd.push_str(line.trim().trim_end_matches('\\').trim());
+            continued = line.trim_end().ends_with('\\');
+            continue;
+        }
+        if let Some(cmd) = line.strip_prefix("$ ") {
+            continued = cmd.trim_end().ends_with('\\');
+            out.push((cmd.trim_end_matches('\\').trim().to_string(), Vec::new()));
+        } else if let Some((_, shown)) = out.last_mut()
+            && !line.trim().is_empty()
+        {
+            shown.push(line.to_string());
+        }
+    }
+    out
+}
+
+/// A line as compared: decimal numbers masked, the rest after `Mnps` dropped, spaces collapsed.
+fn loose(line: &str) -> String {
+    let mut masked = String::new();
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c.is_ascii_digit() {
+            let mut number = c.to_string();
+            while let Some(&d) = chars.peek()
+                && (d.is_ascii_digit() || d == '.')
+            {
+                number.push(d);
+                chars.next();
+            }
+            if number.contains('.') && !number.ends_with('.') {
+                masked.push('#');
+            } else {
+                masked.push_str(&number);
+            }
+        } else {
+            masked.push(c);
+        }
+    }
+    let kept = match masked.find("Mnps") {
+        Some(i) => &masked[..i + 4],
+        None => &masked,
+    };
+    kept.split_whitespace().collect::<Vec<_>>().join(" ")
+}
