@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Compare builds of perft on `perft --bench`, alternating them round by round.
 
-usage: tools/ab.py ROUNDS BASE OTHER [OTHER...]
+usage: tools/ab.py ROUNDS BASE OTHER [OTHER...] [--args "ARGS"]
 
 Prints, per build, the sum over the six bench positions of its per-position minimum and median
 times, the per-position minimums, and each other build's speed-up over BASE on both sums.
-Minimums are the least exposed to a shared machine's slow spells.
+Minimums are the least exposed to a shared machine's slow spells. --args passes options to
+every `perft --bench` run, e.g. --args "--simd avx2" to time one code path.
 """
 import collections
 import statistics
@@ -14,13 +15,19 @@ import sys
 
 
 def main():
-    if len(sys.argv) < 4:
+    argv = sys.argv[1:]
+    extra = []
+    if "--args" in argv:
+        i = argv.index("--args")
+        extra = argv[i + 1].split()
+        argv = argv[:i] + argv[i + 2:]
+    if len(argv) < 3:
         sys.exit(__doc__)
-    rounds, bins = int(sys.argv[1]), sys.argv[2:]
+    rounds, bins = int(argv[0]), argv[1:]
     times = {b: collections.defaultdict(list) for b in bins}
     for r in range(rounds):
         for b in bins if r % 2 == 0 else bins[::-1]:
-            out = subprocess.run([b, "--bench"], capture_output=True, text=True, check=True)
+            out = subprocess.run([b, "--bench", *extra], capture_output=True, text=True, check=True)
             for line in out.stdout.splitlines():
                 f = line.split()
                 # "<name> depth <d> <nodes> nodes <secs> s <mnps> Mnps"
