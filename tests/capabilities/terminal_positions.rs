@@ -20,8 +20,10 @@ use std::process::{Command, Output, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-/// Runs `f` on another thread and fails if it has not returned within `secs` seconds.
+/// Runs `f` on another thread and fails if it has not returned within `secs` seconds (times the
+/// run's declared slowdown, under emulation).
 fn within<T: Send + 'static>(secs: u64, what: &str, f: impl FnOnce() -> T + Send + 'static) -> T {
+    let secs = secs * common::slowdown();
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
         let _ = tx.send(f());

@@ -317,7 +317,18 @@ pub fn stockfish() -> Option<&'static str> {
 /// says N, then one in N: what `.ci/run` asks of the tests it runs under QEMU's emulation of
 /// 64-bit ARM, where each counts about thirty-five times slower.
 pub fn share() -> u64 {
-    std::env::var("PERFT_TEST_SHARE")
+    env_count("PERFT_TEST_SHARE")
+}
+
+/// How many times slower than natively this run executes: 1 unless `PERFT_TEST_SLOWDOWN` says
+/// N, as `.ci/run` does under QEMU's emulation. The watchdogs that fail a hung count wait that
+/// many times longer, so an emulated count that is only slow is not taken for a hang.
+pub fn slowdown() -> u64 {
+    env_count("PERFT_TEST_SLOWDOWN")
+}
+
+fn env_count(name: &str) -> u64 {
+    std::env::var(name)
         .ok()
         .and_then(|s| s.parse::<u64>().ok())
         .filter(|&n| n >= 1)
