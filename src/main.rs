@@ -1,6 +1,6 @@
 //! The `perft` command line: parses arguments and hands each command to its module in `cli/`.
 
-mod cli;
+use perft_cli::cli;
 
 use clap::Parser;
 use cli::common::Common;
