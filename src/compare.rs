@@ -1,10 +1,10 @@
 //! Comparing slider implementations: the same perfts run with each, alternating, timed.
 
-use perft::attacks::{Classical, Magic, Sliders};
-use perft::nodes::Nodes;
-use perft::perft::{Options, perft_with};
-use perft::position::Position;
-use perft::tt::Table;
+use crate::attacks::{Classical, Magic, Sliders};
+use crate::nodes::Nodes;
+use crate::perft::{Options, perft_with};
+use crate::position::Position;
+use crate::tt::Table;
 use std::time::{Duration, Instant};
 
 /// One perft of a comparison workload, with the published count when there is one.
@@ -58,8 +58,8 @@ fn contenders() -> Vec<Contender> {
     #[allow(unused_mut)]
     let mut all = vec![Contender::new::<Classical>(), Contender::new::<Magic>()];
     #[cfg(target_arch = "x86_64")]
-    if perft::attacks::Pext::available() {
-        all.push(Contender::new::<perft::attacks::Pext>());
+    if crate::attacks::Pext::available() {
+        all.push(Contender::new::<crate::attacks::Pext>());
     }
     all
 }

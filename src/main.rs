@@ -1,6 +1,6 @@
 //! The `perft` command line: parses arguments and hands each command to its module in `cli/`.
 
-use perft_cli::cli;
+mod cli;
 
 use clap::Parser;
 use cli::common::Common;

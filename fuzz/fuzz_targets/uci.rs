@@ -12,5 +12,5 @@ fuzz_target!(|data: &[u8]| {
         .collect::<Vec<_>>()
         .join("\n");
     let mut out = Vec::new();
-    let _ = perft_cli::uci::Uci::new().run(capped.as_bytes(), &mut out);
+    let _ = perft::uci::Uci::new().run(capped.as_bytes(), &mut out);
 });

@@ -1,8 +1,8 @@
 //! `perft --compare`: the same perft with every slider implementation, side by side.
 
 use super::common::{counting_name, many, mnps};
-use crate::compare::Work;
 use anyhow::Result;
+use perft::compare::Work;
 use perft::cpu::Simd;
 use perft::perft::{Counting, Options};
 use std::process::ExitCode;
@@ -35,7 +35,7 @@ pub fn run(
         simd,
         ..Options::single(counting)
     };
-    let (contenders, problems) = crate::compare::compare(work, opts, table_mb, rounds);
+    let (contenders, problems) = perft::compare::compare(work, opts, table_mb, rounds);
     let base = contenders[0].median();
     let plural = if work.len() == 1 {
         format!(" depth {}", work[0].depth)

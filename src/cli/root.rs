@@ -3,8 +3,8 @@
 
 use super::common::{Common, with_sliders};
 use super::{bench, compare, count, magics, stats, suite};
-use crate::compare::Work;
 use anyhow::Result;
+use perft::compare::Work;
 use std::process::ExitCode;
 
 /// The parsed options of the command without a subcommand.

@@ -14,7 +14,7 @@ pub fn end_engines_on_stop() -> Result<()> {
     let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])?;
     std::thread::spawn(move || {
         if let Some(signal) = signals.forever().next() {
-            crate::engine::end_all();
+            perft::engine::end_all();
             std::process::exit(128 + signal);
         }
     });

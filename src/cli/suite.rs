@@ -5,8 +5,8 @@ use super::common::{
 };
 use super::input::Input;
 use super::progress::Progress;
-use crate::compare::Work;
 use anyhow::{Result, bail};
+use perft::compare::Work;
 use perft::epd;
 use perft::perft::Options;
 use perft::suite::{self, Limits, PositionReport, Summary};
@@ -256,7 +256,7 @@ fn plan(input: &Input, limits: Limits) -> (Nodes, usize) {
             .filter(|&&(d, n)| limits.likely_runs(d, n))
             .map(|&(_, n)| n)
             .sum::<Nodes>();
-        names.push(entry.name());
+        names.push(epd::display_name(entry.id.as_deref(), &entry.fen));
     }
     (nodes, name_width(names.iter().map(String::as_str)))
 }

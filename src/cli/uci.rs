@@ -1,11 +1,11 @@
 //! `perft uci`: the UCI loop on stdin and stdout, counting with the counting options.
 
 use super::common::{CountArgs, HashSize, SliderJob, with_sliders};
-use crate::uci::Uci;
 use anyhow::Result;
 use perft::attacks::Sliders;
 use perft::perft::{Options, divide_uci, estimate_leaves};
 use perft::tt::Table;
+use perft::uci::Uci;
 use std::process::ExitCode;
 
 #[derive(clap::Args, Debug)]

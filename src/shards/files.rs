@@ -4,9 +4,9 @@
 
 use super::job::Job;
 use super::{ShardError, line_checksum};
-use perft::nodes::Nodes;
-use perft::position::Position;
-use perft::stats::Stats;
+use crate::nodes::Nodes;
+use crate::position::Position;
+use crate::stats::Stats;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 

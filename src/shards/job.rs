@@ -2,10 +2,10 @@
 //! castling rights, and the en-passant square only where a capture there is legal), and the
 //! job's FEN written from that.
 
-use perft::attacks::Sliders;
-use perft::movegen::legal_moves;
-use perft::position::Position;
-use perft::types::{Color, MoveKind, PieceKind};
+use crate::attacks::Sliders;
+use crate::movegen::legal_moves;
+use crate::position::Position;
+use crate::types::{Color, MoveKind, PieceKind};
 
 /// What identifies a position for the tree below it (exactly: no hashing).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -97,15 +97,15 @@ impl Job {
 #[cfg(test)]
 mod tests {
     use super::{job_fen, job_key};
-    use perft::attacks::Magic;
-    use perft::position::Position;
+    use crate::attacks::Magic;
+    use crate::position::Position;
 
     #[test]
     fn an_en_passant_square_without_a_legal_capture_does_not_split_a_job() {
         // After 1. e4 the square e3 is set but Black cannot take: the same job as the position
         // reached with no en-passant square.
         let mut a = Position::startpos();
-        perft::movegen::play_uci_moves(&mut a, ["e2e4"]).unwrap();
+        crate::uci::play_moves(&mut a, ["e2e4"]).unwrap();
         let b = Position::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1")
             .unwrap();
         assert!(job_key::<Magic>(&a) == job_key::<Magic>(&b));

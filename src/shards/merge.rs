@@ -2,8 +2,8 @@
 
 use super::ShardError;
 use super::files::{Manifest, read_manifest, read_results, read_shard, shard_name};
-use perft::nodes::Nodes;
-use perft::stats::Stats;
+use crate::nodes::Nodes;
+use crate::stats::Stats;
 use std::collections::HashMap;
 use std::path::Path;
 

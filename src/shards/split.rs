@@ -4,11 +4,11 @@
 use super::files::{FORMAT, Manifest, shard_name, write_file};
 use super::job::{Job, JobKey, job_fen, job_key};
 use super::{FNV_START, ShardError, fnv1a, rules_name};
-use perft::attacks::Sliders;
-use perft::movegen::{count_legal, legal_moves};
-use perft::perft::{Counting, Options, perft_with};
-use perft::position::Position;
-use perft::types::Move;
+use crate::attacks::Sliders;
+use crate::movegen::{count_legal, legal_moves};
+use crate::perft::{Counting, Options, perft_with};
+use crate::position::Position;
+use crate::types::Move;
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 use std::path::Path;
@@ -234,8 +234,8 @@ pub fn split<S: Sliders>(
 #[cfg(test)]
 mod tests {
     use super::enumerate;
-    use perft::attacks::Magic;
-    use perft::position::Position;
+    use crate::attacks::Magic;
+    use crate::position::Position;
 
     #[test]
     fn transpositions_merge_and_multiplicities_sum_to_perft() {

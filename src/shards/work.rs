@@ -3,13 +3,13 @@
 
 use super::ShardError;
 use super::files::{JobResult, Results, Shard, results_header};
-use perft::attacks::Sliders;
-use perft::cpu::Simd;
-use perft::nodes::Nodes;
-use perft::perft::{Counting, Options, perft_with};
-use perft::position::Position;
-use perft::stats::{StatsTable, stats_with};
-use perft::tt::Table;
+use crate::attacks::Sliders;
+use crate::cpu::Simd;
+use crate::nodes::Nodes;
+use crate::perft::{Counting, Options, perft_with};
+use crate::position::Position;
+use crate::stats::{StatsTable, stats_with};
+use crate::tt::Table;
 use std::io::Write;
 use std::ops::ControlFlow;
 use std::sync::Mutex;
@@ -127,7 +127,7 @@ pub fn work<S: Sliders>(
     let chess960 = shard.chess960();
     let file = Mutex::new(file);
     let failure: Mutex<Option<ShardError>> = Mutex::new(None);
-    let done = perft::pool::run(pending.len(), opts.threads, |i| {
+    let done = crate::pool::run(pending.len(), opts.threads, |i| {
         let job = pending[i];
         // Checked when the shard was read.
         let Ok(pos) = Position::from_fen_with(&job.fen, chess960) else {

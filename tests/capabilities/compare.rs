@@ -3,8 +3,8 @@
 //! Counts asserted: the start position's perft 3 and 4, 8,902 and 197,281 (Chess Programming Wiki, "Perft Results").
 
 use perft::Position;
+use perft::compare::{Work, compare};
 use perft::perft::{Counting, Options};
-use perft_cli::compare::{Work, compare};
 
 #[test]
 fn every_implementation_runs_every_round_and_agrees() {

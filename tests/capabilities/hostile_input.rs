@@ -111,7 +111,7 @@ proptest! {
         ], 0..12)) {
         let input = lines.join("\n");
         let mut out = Vec::new();
-        perft_cli::uci::Uci::new().run(input.as_bytes(), &mut out).unwrap();
+        perft::uci::Uci::new().run(input.as_bytes(), &mut out).unwrap();
         // Every divide's total is the sum of its lines, and no more totals than `go perft`s.
         let text = String::from_utf8(out).unwrap();
         let mut sum = 0u64;

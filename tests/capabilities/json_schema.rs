@@ -9,7 +9,7 @@
 use crate::common;
 
 use serde_json::{Map, Value};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn bin() -> &'static str {
@@ -17,7 +17,9 @@ fn bin() -> &'static str {
 }
 
 fn data(name: &str) -> PathBuf {
-    crate::common::data(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(name)
 }
 
 fn run(args: &[&str]) -> Output {

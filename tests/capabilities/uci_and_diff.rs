@@ -299,7 +299,7 @@ fn the_fake_engine_refuses_options_it_does_not_know() {
 /// engine running and ready: the next query needs no restart.
 #[test]
 fn a_query_stopped_before_it_is_sent_keeps_the_engine() {
-    use perft_cli::engine::{Engine, EngineError, Protocol};
+    use perft::engine::{Engine, EngineError, Protocol};
     let command = format!("{} --bug none", common::fake_engine().display());
     let mut engine = Engine::new(&command, Protocol::Uci, std::time::Duration::from_secs(60));
     let start = perft::position::STARTPOS;

@@ -17,9 +17,9 @@ pub mod report;
 
 use super::common::{CountArgs, MAX_DEPTH, SliderJob, with_sliders};
 use super::diff::ProtocolArg;
-use crate::engine::Engine;
 use anyhow::{Context, Result};
 use perft::cpu::Simd;
+use perft::engine::Engine;
 use perft::perft::{Counting, estimate_leaves};
 use perft::{Position, Sliders};
 use std::net::{SocketAddr, TcpListener, ToSocketAddrs};

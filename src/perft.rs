@@ -24,29 +24,17 @@ pub enum Counting {
     NoBulk,
 }
 
-internal! {
-    /// Subtrees of this many plies or fewer are counted in `u64`, deeper ones in [`Nodes`]: every
-    /// position the parser accepts has fewer than [`movegen::MAX_MOVES`] = 1104 legal moves, and
-    /// 1104^6 < 2^64, so no count of six plies can overflow a `u64` (see [`crate::nodes`]). The
-    /// plies above are made and unmade one by one (`wide`), so the hot code never adds wide
-    /// numbers and never checks for overflow.
-    pub const NARROW_DEPTH: u32 = 6;
-}
+/// Subtrees of this many plies or fewer are counted in `u64`, deeper ones in [`Nodes`]: every
+/// position the parser accepts has fewer than [`movegen::MAX_MOVES`] = 1104 legal moves, and
+/// 1104^6 < 2^64, so no count of six plies can overflow a `u64` (see [`crate::nodes`]). The
+/// plies above are made and unmade one by one (`wide`), so the hot code never adds wide
+/// numbers and never checks for overflow.
+pub const NARROW_DEPTH: u32 = 6;
 const _: () = assert!((movegen::MAX_MOVES as u128).pow(NARROW_DEPTH) < 1 << 64);
 
 /// Perft of `pos` to `depth` plies (`depth` 0 is one node), exact at any depth, on this
 /// thread with the widest last-ply code the CPU runs ([`Simd::detect`]). The position is
 /// restored on return.
-///
-/// ```
-/// use perft::perft::{Counting, perft};
-/// use perft::{Classical, Magic, Nodes, Position};
-///
-/// // The start position's published counts, with either slider implementation.
-/// let mut pos = Position::from_fen(perft::position::STARTPOS).unwrap();
-/// assert_eq!(perft::<Magic>(&mut pos, 5, Counting::Bulk), Nodes::from(4_865_609u64));
-/// assert_eq!(perft::<Classical>(&mut pos, 3, Counting::NoBulk), Nodes::from(8_902u64));
-/// ```
 pub fn perft<S: Sliders>(pos: &mut Position, depth: u32, counting: Counting) -> Nodes {
     perft_with::<S>(pos, depth, Options::single(counting))
 }
@@ -1147,19 +1135,6 @@ pub(crate) fn per_root<T: Default + std::ops::AddAssign>(
 }
 
 /// Perft with `opts` (threads, table, the last ply's code); depth 0 is one node.
-///
-/// ```
-/// use perft::perft::{Counting, Options, perft_with};
-/// use perft::tt::Table;
-/// use perft::{Magic, Nodes, Position};
-///
-/// // Kiwipete to depth 4 (published: 4,085,603) on four threads sharing a 16 MiB table.
-/// let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-/// let pos = Position::from_fen(kiwipete).unwrap();
-/// let table = Table::new(16).unwrap();
-/// let opts = Options { threads: 4, table: Some(&table), ..Options::single(Counting::Bulk) };
-/// assert_eq!(perft_with::<Magic>(&pos, 4, opts), Nodes::from(4_085_603u64));
-/// ```
 pub fn perft_with<S: Sliders>(pos: &Position, depth: u32, opts: Options<'_>) -> Nodes {
     let job = Total {
         pos,

@@ -56,7 +56,7 @@ impl std::fmt::Display for TableError {
 
 impl std::error::Error for TableError {}
 
-/// What a [`Table`] keeps: the total of a subtree of at most `NARROW_DEPTH`
+/// What a [`Table`] keeps: the total of a subtree of at most [`crate::perft::NARROW_DEPTH`]
 /// plies in `u64` words (a node count, `u64`, or leaf statistics,
 /// [`crate::stats::Stats<u64>`]), and the same total of a deeper subtree, exact at any size
 /// ([`Record::Wide`]). Each kind of record says where its narrow totals are kept: counts in
@@ -75,7 +75,7 @@ pub trait Record: Copy + Send + Sync {
 }
 
 /// A transposition table for hashed counts, shared by every thread: the records of subtrees
-/// of at most `NARROW_DEPTH` plies in the part their kind of record chooses
+/// of at most [`crate::perft::NARROW_DEPTH`] plies in the part their kind of record chooses
 /// (for counts lock-free, see the module's documentation), the records too large for it in a
 /// locked part that keeps them exactly at any size (see [`crate::nodes`]). `Table` alone is
 /// a table of node counts; `Table<Stats<u64>>` keeps leaf statistics
