@@ -16,14 +16,14 @@ of one class.
 Then compares the two ratios with the ones recorded for this CPU class and code path in the
 table "Speed guard" of docs/performance.md (columns: class, code, reference, vs reference, vs
 Gigantua, recorded): a drop of more than 3% in either is printed as DROP and the exit status
-is 1; a class or code path with no row prints the figures to record (exit 0). Every count is
+is 1; a class or code path with no row needs --reference, and prints the figures to record
+(exit 0). Every count is
 checked against the published one.
 """
 import argparse
 import importlib.util
 import os
 import re
-import statistics
 import subprocess
 import sys
 
@@ -101,35 +101,14 @@ def main():
     row = next((r for r in table() if r["class"] == klass and r["code"] == code), None)
     commit = a.reference or (row and row["reference"])
     if not commit:
-        rows = table()
-        commit = rows[0]["reference"] if rows else None
-    if not commit:
-        sys.exit("no reference commit: give --reference COMMIT")
+        sys.exit("no row for this CPU class and code in docs/performance.md: give --reference COMMIT")
     extra = a.ours_args.split()
     engines = {
         "ours": race.ours(a.perft, extra),
         "reference": race.ours(reference_binary(commit), extra),
         "gigantua": race.gigantua(a.gigantua),
     }
-    positions = [(n, fen, dd, deep_n) if not a.quick else (n, fen, d, nodes)
-                 for n, fen, d, nodes, dd, deep_n in race.POSITIONS]
-    times = {e: {p[0]: [] for p in positions} for e in engines}
-    try:
-        for r in range(a.rounds):
-            order = list(engines) if r % 2 == 0 else list(reversed(engines))
-            for name, fen, depth, want in positions:
-                for e in order:
-                    nodes, secs = engines[e](fen, depth)
-                    if nodes != want:
-                        raise race.Failed(f"{e}: {name} depth {depth} gave {nodes}, published {want}")
-                    times[e][name].append(secs)
-    except race.Failed as err:
-        sys.exit(f"guard stopped: {err}")
-    total = {e: sum(statistics.median(v) for v in times[e].values()) for e in engines}
-    nodes = sum(p[3] for p in positions)
-    for e in engines:
-        per = " ".join(f"{k}={statistics.median(v):.3f}" for k, v in times[e].items())
-        print(f"{e:10s} {total[e]:8.2f} s {nodes / total[e] / 1e6:9.1f} Mnps  {per}")
+    total = race.timed(engines, race.chosen_positions(not a.quick), a.rounds)
     vs_ref = total["reference"] / total["ours"]
     vs_giga = total["gigantua"] / total["ours"]
     print(f"class {klass}, code {code}, reference {commit}, {a.rounds} rounds"

@@ -140,6 +140,37 @@ def peers_binary():
     return binary
 
 
+def chosen_positions(deep, only=None):
+    """(name, fen, depth, published nodes) of POSITIONS at the default or --deep depths."""
+    return [(n, fen, dd, deep_n) if deep else (n, fen, d, nodes)
+            for n, fen, d, nodes, dd, deep_n in POSITIONS
+            if not only or n in only]
+
+
+def timed(engines, positions, rounds):
+    """Times every engine on every position, alternating the engines' order round by round;
+    checks every count against the published one (a wrong one ends the run). Prints each
+    engine's line and returns its total: the sum over the positions of the median time."""
+    times = {e: {p[0]: [] for p in positions} for e in engines}
+    try:
+        for r in range(rounds):
+            order = list(engines) if r % 2 == 0 else list(reversed(engines))
+            for name, fen, depth, want in positions:
+                for e in order:
+                    nodes, secs = engines[e](fen, depth)
+                    if nodes != want:
+                        raise Failed(f"{e}: {name} depth {depth} gave {nodes}, published {want}")
+                    times[e][name].append(secs)
+    except Failed as err:
+        sys.exit(f"stopped: {err}")
+    total = {e: sum(statistics.median(v) for v in times[e].values()) for e in engines}
+    nodes = sum(p[3] for p in positions)
+    for e in engines:
+        per = " ".join(f"{k}={statistics.median(v):.3f}" for k, v in times[e].items())
+        print(f"{e:10s} {total[e]:8.2f} s {nodes / total[e] / 1e6:9.1f} Mnps  {per}")
+    return total
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--rounds", type=int, default=3)
@@ -169,27 +200,10 @@ def main():
             print("stockfish not found (apt-get install stockfish): left out", file=sys.stderr)
     if a.gigantua:
         engines["gigantua"] = gigantua(a.gigantua)
-    positions = [(n, fen, dd, deep_n) if a.deep else (n, fen, d, nodes)
-                 for n, fen, d, nodes, dd, deep_n in POSITIONS
-                 if not a.only or n in a.only.split(",")]
-    times = {e: {p[0]: [] for p in positions} for e in engines}
-    try:
-        for r in range(a.rounds):
-            order = list(engines) if r % 2 == 0 else list(reversed(engines))
-            for name, fen, depth, want in positions:
-                for e in order:
-                    nodes, secs = engines[e](fen, depth)
-                    if nodes != want:
-                        raise Failed(f"{e}: {name} depth {depth} gave {nodes}, published {want}")
-                    times[e][name].append(secs)
-    except Failed as err:
-        sys.exit(f"race stopped: {err}")
-    total = {e: sum(statistics.median(v) for v in times[e].values()) for e in engines}
+    positions = chosen_positions(a.deep, a.only.split(",") if a.only else None)
+    total = timed(engines, positions, a.rounds)
     nodes = sum(p[3] for p in positions)
     mnps = {e: nodes / total[e] / 1e6 for e in engines}
-    for e in engines:
-        per = " ".join(f"{k}={statistics.median(v):.2f}" for k, v in times[e].items())
-        print(f"{e:10s} {total[e]:8.2f} s {mnps[e]:9.1f} Mnps  {per}")
     peers = [e for e in engines if e not in ("ours", "gigantua")]
     if peers:
         best = min(peers, key=lambda e: total[e])
