@@ -17,8 +17,8 @@
 //! `fake_engine [options] --perftree <depth> "<fen>" "<moves>"`. An unknown option or a bad
 //! value is an error (exit 2), so that a test never runs a fault it did not ask for.
 
+use perft::movegen::play_uci_moves as play_moves;
 use perft::movegen::{legal_moves, pseudo_legal_moves};
-use perft::uci::play_moves;
 use perft::{Magic, Move, MoveKind, PieceKind, Position};
 use std::io::{BufRead, Write};
 

@@ -23,20 +23,22 @@ pub(crate) fn has_v3() -> bool {
     }
 }
 
-/// Whether this CPU runs the AVX-512 lanes (F, CD and VPOPCNTDQ: Intel since Ice Lake, AMD since
-/// Zen 4), besides the x86-64-v3 copy they are part of.
-#[inline]
-pub fn has_avx512_lanes() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        has_v3()
-            && std::is_x86_feature_detected!("avx512f")
-            && std::is_x86_feature_detected!("avx512vpopcntdq")
-            && std::is_x86_feature_detected!("avx512cd")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
+internal! {
+    /// Whether this CPU runs the AVX-512 lanes (F, CD and VPOPCNTDQ: Intel since Ice Lake, AMD since
+    /// Zen 4), besides the x86-64-v3 copy they are part of.
+    #[inline]
+    pub fn has_avx512_lanes() -> bool {
+        #[cfg(target_arch = "x86_64")]
+        {
+            has_v3()
+                && std::is_x86_feature_detected!("avx512f")
+                && std::is_x86_feature_detected!("avx512vpopcntdq")
+                && std::is_x86_feature_detected!("avx512cd")
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            false
+        }
     }
 }
 

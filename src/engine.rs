@@ -15,7 +15,7 @@
 
 use crate::nodes::Nodes;
 use crate::types::Square;
-use std::collections::BTreeMap;
+use crate::validate::Divide;
 use std::collections::VecDeque;
 use std::fmt;
 use std::io::{BufReader, Read, Write};
@@ -81,17 +81,6 @@ impl fmt::Display for EngineError {
 }
 
 impl std::error::Error for EngineError {}
-
-/// One answer: the count per root move and the total the engine printed.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Divide {
-    /// The count under each root move, by move as the engine wrote it.
-    pub moves: BTreeMap<String, Nodes>,
-    /// The total the engine printed.
-    pub total: Nodes,
-    /// Lines that were neither a move count nor the total (headers, timings...), at most a few.
-    pub unread: Vec<String>,
-}
 
 /// Lines kept in [`Divide::unread`].
 const UNREAD_KEPT: usize = 3;
@@ -376,21 +365,21 @@ pub(crate) fn is_uci_move(s: &str) -> bool {
     square(0..2) && square(2..4) && matches!(s.get(4..), Some("" | "q" | "r" | "b" | "n"))
 }
 
-impl Divide {
-    /// Adds a move line; the same move twice with different counts is an error.
-    fn add(&mut self, mv: String, n: Nodes) -> Result<(), EngineError> {
-        match self.moves.insert(mv.clone(), n) {
-            Some(old) if old != n => Err(EngineError::Garbage(format!(
-                "{mv} is listed twice, with {old} and {n}"
-            ))),
-            _ => Ok(()),
-        }
+/// Adds a move line to `answer` (not to its total: the engine prints its own); the same move
+/// twice with different counts is an error.
+fn add(answer: &mut Divide, mv: String, n: Nodes) -> Result<(), EngineError> {
+    match answer.moves.insert(mv.clone(), n) {
+        Some(old) if old != n => Err(EngineError::Garbage(format!(
+            "{mv} is listed twice, with {old} and {n}"
+        ))),
+        _ => Ok(()),
     }
+}
 
-    fn note(&mut self, line: &str) {
-        if self.unread.len() < UNREAD_KEPT {
-            self.unread.push(cut(line.trim()));
-        }
+/// Keeps `line`, one that is neither a move count nor the total, if few are kept so far.
+fn note(answer: &mut Divide, line: &str) {
+    if answer.unread.len() < UNREAD_KEPT {
+        answer.unread.push(cut(line.trim()));
     }
 }
 
@@ -534,10 +523,10 @@ impl UciProcess {
                 return Ok(true);
             }
             match parse_line(line).map_err(EngineError::Garbage)? {
-                Line::Move(mv, n) => answer.add(mv, n)?,
+                Line::Move(mv, n) => add(&mut answer, mv, n)?,
                 Line::Blank => {}
                 Line::Other if line.trim_start().starts_with("info") => {}
-                Line::Other => answer.note(line),
+                Line::Other => note(&mut answer, line),
             }
             Ok(false)
         })?;
@@ -761,14 +750,14 @@ fn parse_perftree(output: &[String]) -> Result<Divide, EngineError> {
             continue;
         }
         match parse_line(line).map_err(EngineError::Garbage)? {
-            Line::Move(mv, n) => answer.add(mv, n)?,
+            Line::Move(mv, n) => add(&mut answer, mv, n)?,
             Line::Blank => {}
             Line::Other => match line.trim().parse::<Nodes>() {
                 Ok(n) => {
                     total = Some(n);
                     after_total = true;
                 }
-                Err(_) => answer.note(line),
+                Err(_) => note(&mut answer, line),
             },
         }
     }

@@ -15,8 +15,10 @@ use crate::nodes::{Nodes, ParseNodesError};
 use std::fmt;
 use std::io::BufRead;
 
-/// Longest line accepted; a longer one is an error (and is skipped without being stored whole).
-pub const MAX_LINE: usize = 64 * 1024;
+internal! {
+    /// Longest line accepted; a longer one is an error (and is skipped without being stored whole).
+    pub const MAX_LINE: usize = 64 * 1024;
+}
 
 /// One position of a suite with its expected counts.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -38,15 +40,17 @@ impl EpdEntry {
     }
 }
 
-/// How a suite position is named in output: its id, or its FEN's board and side fields.
-pub fn display_name(id: Option<&str>, fen: &str) -> String {
-    match id {
-        Some(id) => id.to_string(),
-        None => fen
-            .split_ascii_whitespace()
-            .take(2)
-            .collect::<Vec<_>>()
-            .join(" "),
+internal! {
+    /// How a suite position is named in output: its id, or its FEN's board and side fields.
+    pub fn display_name(id: Option<&str>, fen: &str) -> String {
+        match id {
+            Some(id) => id.to_string(),
+            None => fen
+                .split_ascii_whitespace()
+                .take(2)
+                .collect::<Vec<_>>()
+                .join(" "),
+        }
     }
 }
 
@@ -66,7 +70,7 @@ pub enum EpdErrorKind {
     Io(String),
     /// The line is not valid UTF-8.
     NotUtf8,
-    /// The line is longer than [`MAX_LINE`] bytes.
+    /// The line is longer than 64 KiB.
     TooLong,
     /// A `;`-field that is not `D<depth> <nodes>` or `id <name>`.
     BadField(String),

@@ -1,7 +1,7 @@
 //! Move generation: pseudo-legal moves for every piece, and the legality filter.
 //!
-//! One generator, [`generate`], produces moves *as target sets*: for each piece (or, for pawns,
-//! for all of them at once) the squares it can move to. It hands those sets to a [`Sink`]:
+//! One generator, `generate`, produces moves *as target sets*: for each piece (or, for pawns,
+//! for all of them at once) the squares it can move to. It hands those sets to a `Sink`:
 //! [`MoveList`] turns them into moves, `Counter` only adds their sizes, which is how perft's
 //! last ply counts legal moves without listing or making them. Both are monomorphized, so the
 //! counter's loop holds no move encoding at all.
@@ -15,7 +15,7 @@
 //! double check only the king moves. *Pinned pieces*: their targets are masked by the line
 //! through the king and the piece (pinned pawns: by which line through the king they stand on,
 //! all at once; a counting sink takes pinned knights' and sliders' moves back instead, see
-//! [`Sink::TOTALS`]). *King moves*: the squares attacked by enemy pawns, knights and
+//! `Sink::TOTALS`). *King moves*: the squares attacked by enemy pawns, knights and
 //! king are removed at once; then each enemy slider that could reach a square next to the king
 //! and lines up with a remaining target removes its attacks, taken through the occupancy without
 //! the king so that the king cannot hide behind itself. *En
@@ -24,8 +24,8 @@
 //! both modes: path empty, king not in check and no square it crosses or lands on attacked
 //! (`make` cannot detect a crossed square later).
 //!
-//! The generator reads a [`Board`] and the game's [`CastlePaths`]; [`generate`] takes them from a
-//! [`Position`], [`generate_on`] directly (perft's last ply counts on board copies).
+//! The generator reads a [`Board`] and the game's `CastlePaths`; `generate` takes them from a
+//! [`Position`], `generate_on` directly (perft's last ply counts on board copies).
 
 use crate::attacks::{self, PawnDirs, Sliders};
 use crate::bitboard::Bitboard;
@@ -33,35 +33,39 @@ use crate::position::{Board, CastlePath, CastlePaths, Position};
 use crate::types::{Color, Move, MoveKind, PieceKind, Square};
 use std::mem::MaybeUninit;
 
-/// Capacity of a [`MoveList`]: a bound on the moves of *any* position our FEN parser accepts,
-/// reachable or not. A square can be reached by at most 16 pieces of one side (the first piece on
-/// each of the 8 rays through it, and 8 knights), so non-promotion moves are at most 64 x 16 =
-/// 1024; a last-rank square has at most 3 pawn movers, each making 4 promotions (72 more over 8
-/// squares); castling adds 2. Legal positions never exceed 218, so only the first cache lines of
-/// the (uninitialised) array are ever touched.
-pub const MAX_MOVES: usize = 1104;
+internal! {
+    /// Capacity of a [`MoveList`]: a bound on the moves of *any* position our FEN parser accepts,
+    /// reachable or not. A square can be reached by at most 16 pieces of one side (the first piece on
+    /// each of the 8 rays through it, and 8 knights), so non-promotion moves are at most 64 x 16 =
+    /// 1024; a last-rank square has at most 3 pawn movers, each making 4 promotions (72 more over 8
+    /// squares); castling adds 2. Legal positions never exceed 218, so only the first cache lines of
+    /// the (uninitialised) array are ever touched.
+    pub const MAX_MOVES: usize = 1104;
+}
 
-/// Receives generated moves as target sets.
-pub trait Sink {
-    /// Moves of the piece of `kind` on `from` to each square of `targets`; those in `enemies`
-    /// capture. The generator passes `kind` as a constant, so a sink that plays the moves
-    /// (perft's depth-2 pass) is compiled per piece kind.
-    fn piece_moves(&mut self, kind: PieceKind, from: Square, targets: Bitboard, enemies: Bitboard);
-    /// The moves of a group of pawns, as the squares they reach (see [`PawnTargets`]).
-    fn pawns(&mut self, t: &PawnTargets);
-    /// One move (en passant, castling).
-    fn single(&mut self, mv: Move);
-    /// Whether this sink only adds up target sets and can take a set back
-    /// ([`Sink::retract`]): then the generator counts knights and sliders as if none were
-    /// pinned, so that their lookups need not wait for the pin walk, and takes back the pinned
-    /// ones' impossible moves afterwards.
-    const TOTALS: bool = false;
-    /// Takes back moves added before (only called when [`Sink::TOTALS`]).
-    fn retract(&mut self, _targets: Bitboard) {}
-    /// Told, before any move, which enemy pieces give check (legal generation only): a sink
-    /// that needs them gets the generator's own, not a second computation.
-    #[inline(always)]
-    fn checkers(&mut self, _checkers: Bitboard) {}
+internal! {
+    /// Receives generated moves as target sets.
+    pub trait Sink {
+        /// Moves of the piece of `kind` on `from` to each square of `targets`; those in `enemies`
+        /// capture. The generator passes `kind` as a constant, so a sink that plays the moves
+        /// (perft's depth-2 pass) is compiled per piece kind.
+        fn piece_moves(&mut self, kind: PieceKind, from: Square, targets: Bitboard, enemies: Bitboard);
+        /// The moves of a group of pawns, as the squares they reach (see [`PawnTargets`]).
+        fn pawns(&mut self, t: &PawnTargets);
+        /// One move (en passant, castling).
+        fn single(&mut self, mv: Move);
+        /// Whether this sink only adds up target sets and can take a set back
+        /// ([`Sink::retract`]): then the generator counts knights and sliders as if none were
+        /// pinned, so that their lookups need not wait for the pin walk, and takes back the pinned
+        /// ones' impossible moves afterwards.
+        const TOTALS: bool = false;
+        /// Takes back moves added before (only called when [`Sink::TOTALS`]).
+        fn retract(&mut self, _targets: Bitboard) {}
+        /// Told, before any move, which enemy pieces give check (legal generation only): a sink
+        /// that needs them gets the generator's own, not a second computation.
+        #[inline(always)]
+        fn checkers(&mut self, _checkers: Bitboard) {}
+    }
 }
 
 /// Counts moves without listing them: perft's last ply.
@@ -96,7 +100,7 @@ impl Sink for Counter {
     }
 }
 
-/// A list of moves on the stack, with a fixed capacity of [`MAX_MOVES`]: no heap allocation.
+/// A list of moves on the stack, with a fixed capacity of `MAX_MOVES`: no heap allocation.
 pub struct MoveList {
     len: usize,
     moves: [MaybeUninit<Move>; MAX_MOVES],
@@ -223,28 +227,30 @@ impl<T: Push> Sink for T {
     }
 }
 
-/// The moves of a group of pawns as the squares they reach, each set already masked by any
-/// check or pin: `single` and `double` pushes, captures towards the h-file (`east`) and the
-/// a-file (`west`). A pawn reaching a square `to` of a set came from `to - delta` (`up`,
-/// `2 * up`, `up_east`, `up_west`); those reaching `last` promote.
-#[derive(Clone, Copy, Debug)]
-pub struct PawnTargets {
-    /// Squares reached by a single push.
-    pub single: Bitboard,
-    /// Squares reached by a double push.
-    pub double: Bitboard,
-    /// Squares reached by a capture towards the h-file.
-    pub east: Bitboard,
-    /// Squares reached by a capture towards the a-file.
-    pub west: Bitboard,
-    /// The square delta of a single push (8 for White, -8 for Black).
-    pub up: i8,
-    /// The square delta of a capture towards the h-file.
-    pub up_east: i8,
-    /// The square delta of a capture towards the a-file.
-    pub up_west: i8,
-    /// The promotion rank.
-    pub last: Bitboard,
+internal! {
+    /// The moves of a group of pawns as the squares they reach, each set already masked by any
+    /// check or pin: `single` and `double` pushes, captures towards the h-file (`east`) and the
+    /// a-file (`west`). A pawn reaching a square `to` of a set came from `to - delta` (`up`,
+    /// `2 * up`, `up_east`, `up_west`); those reaching `last` promote.
+    #[derive(Clone, Copy, Debug)]
+    pub struct PawnTargets {
+        /// Squares reached by a single push.
+        pub single: Bitboard,
+        /// Squares reached by a double push.
+        pub double: Bitboard,
+        /// Squares reached by a capture towards the h-file.
+        pub east: Bitboard,
+        /// Squares reached by a capture towards the a-file.
+        pub west: Bitboard,
+        /// The square delta of a single push (8 for White, -8 for Black).
+        pub up: i8,
+        /// The square delta of a capture towards the h-file.
+        pub up_east: i8,
+        /// The square delta of a capture towards the a-file.
+        pub up_west: i8,
+        /// The promotion rank.
+        pub last: Bitboard,
+    }
 }
 
 impl PawnTargets {
@@ -331,23 +337,27 @@ fn pawn_moves<K: Sink>(
     });
 }
 
-/// Generates the moves of the side to move into `sink`: the legal moves if `LEGAL`, otherwise the
-/// pseudo-legal ones (see the module documentation for what the filter tests).
-#[inline(always)]
-pub fn generate<S: Sliders, K: Sink, const LEGAL: bool>(pos: &Position, sink: &mut K) {
-    generate_on::<S, K, LEGAL>(pos.board(), pos.castle_path_table(), sink);
+internal! {
+    /// Generates the moves of the side to move into `sink`: the legal moves if `LEGAL`, otherwise the
+    /// pseudo-legal ones (see the module documentation for what the filter tests).
+    #[inline(always)]
+    pub fn generate<S: Sliders, K: Sink, const LEGAL: bool>(pos: &Position, sink: &mut K) {
+        generate_on::<S, K, LEGAL>(pos.board(), pos.castle_path_table(), sink);
+    }
 }
 
-/// [`generate`] on a bare [`Board`], with the game's castling paths.
-#[inline(always)]
-pub fn generate_on<S: Sliders, K: Sink, const LEGAL: bool>(
-    pos: &Board,
-    paths: &CastlePaths,
-    sink: &mut K,
-) {
-    match pos.side_to_move() {
-        Color::White => generate_for::<S, K, LEGAL, true>(pos, paths, sink),
-        Color::Black => generate_for::<S, K, LEGAL, false>(pos, paths, sink),
+internal! {
+    /// [`generate`] on a bare [`Board`], with the game's castling paths.
+    #[inline(always)]
+    pub fn generate_on<S: Sliders, K: Sink, const LEGAL: bool>(
+        pos: &Board,
+        paths: &CastlePaths,
+        sink: &mut K,
+    ) {
+        match pos.side_to_move() {
+            Color::White => generate_for::<S, K, LEGAL, true>(pos, paths, sink),
+            Color::Black => generate_for::<S, K, LEGAL, false>(pos, paths, sink),
+        }
     }
 }
 
@@ -655,18 +665,31 @@ fn castle_path_is_safe<S: Sliders>(
 }
 
 /// The legal moves of the side to move.
+///
+/// ```
+/// use perft::movegen::legal_moves;
+/// use perft::{Magic, Position};
+///
+/// // Position 3 of the Chess Programming Wiki's perft page: 14 legal moves.
+/// let pos = Position::from_fen("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1").unwrap();
+/// let moves = legal_moves::<Magic>(&pos);
+/// assert_eq!(moves.len(), 14);
+/// assert!(moves.iter().any(|m| m.to_uci(false) == "e2e4"));
+/// ```
 pub fn legal_moves<S: Sliders>(pos: &Position) -> MoveList {
     let mut list = MoveList::new();
     generate::<S, MoveList, true>(pos, &mut list);
     list
 }
 
-/// The pseudo-legal moves of the side to move: every move by the rules of piece movement,
-/// whether or not it leaves the king in check (castling is still tested in full).
-pub fn pseudo_legal_moves<S: Sliders>(pos: &Position) -> MoveList {
-    let mut list = MoveList::new();
-    generate::<S, MoveList, false>(pos, &mut list);
-    list
+internal! {
+    /// The pseudo-legal moves of the side to move: every move by the rules of piece movement,
+    /// whether or not it leaves the king in check (castling is still tested in full).
+    pub fn pseudo_legal_moves<S: Sliders>(pos: &Position) -> MoveList {
+        let mut list = MoveList::new();
+        generate::<S, MoveList, false>(pos, &mut list);
+        list
+    }
 }
 
 /// The number of legal moves, counted without listing them.
@@ -675,12 +698,14 @@ pub fn count_legal<S: Sliders>(pos: &Position) -> u64 {
     count_legal_on::<S>(pos.board(), pos.castle_path_table())
 }
 
-/// [`count_legal`] on a bare [`Board`], with the game's castling paths.
-#[inline(always)]
-pub fn count_legal_on<S: Sliders>(board: &Board, paths: &CastlePaths) -> u64 {
-    let mut counter = Counter(0);
-    generate_on::<S, Counter, true>(board, paths, &mut counter);
-    counter.0
+internal! {
+    /// [`count_legal`] on a bare [`Board`], with the game's castling paths.
+    #[inline(always)]
+    pub fn count_legal_on<S: Sliders>(board: &Board, paths: &CastlePaths) -> u64 {
+        let mut counter = Counter(0);
+        generate_on::<S, Counter, true>(board, paths, &mut counter);
+        counter.0
+    }
 }
 
 /// Whether the pseudo-legal move `mv` is legal, by the slow and obvious test: make it and see
@@ -780,4 +805,17 @@ pub fn parse_uci_move<S: Sliders>(pos: &Position, uci: &str) -> Result<Move, Uci
                 UciMoveError::Illegal(uci.to_string())
             }
         })
+}
+
+/// Plays UCI `moves` on `pos`; the error names the first bad move and its 1-based index.
+pub fn play_uci_moves<'a>(
+    pos: &mut Position,
+    moves: impl IntoIterator<Item = &'a str>,
+) -> Result<(), (usize, String)> {
+    for (i, m) in moves.into_iter().enumerate() {
+        let mv =
+            parse_uci_move::<crate::attacks::Magic>(pos, m).map_err(|e| (i + 1, e.to_string()))?;
+        pos.make(mv);
+    }
+    Ok(())
 }

@@ -3,7 +3,7 @@
 //! A count passes 2^64 long before the depths this tool accepts run out: two bare kings have
 //! 61,018,799,030,976,426,896 leaves at depth 24 (found in seconds through the table), the start
 //! position passes 2^64 at depth 14. Every position the parser accepts has fewer than
-//! [`MAX_MOVES`](crate::movegen::MAX_MOVES) = 1104 legal moves, so a count of depth `d` is below
+//! `MAX_MOVES` = 1104 legal moves, so a count of depth `d` is below
 //! 1104^d: below 2^64 up to depth 6 (which is why the hot code below that depth counts in
 //! `u64`), below 2^647 at the deepest depth, 64. `Nodes` holds 768 bits: every count, and the
 //! sum of up to 2^121 of them (a suite's total), exactly.
@@ -293,6 +293,7 @@ impl FromStr for Nodes {
     }
 }
 
+#[cfg(feature = "serde")]
 impl serde::Serialize for Nodes {
     /// A JSON number of every digit (serde_json's arbitrary precision), never a float.
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -409,6 +410,7 @@ mod tests {
         );
     }
 
+    #[cfg(feature = "serde")]
     #[test]
     fn json_numbers_keep_every_digit() {
         let big: Nodes = "123456789012345678901234567890123456789012345678901234567890"

@@ -24,17 +24,29 @@ pub enum Counting {
     NoBulk,
 }
 
-/// Subtrees of this many plies or fewer are counted in `u64`, deeper ones in [`Nodes`]: every
-/// position the parser accepts has fewer than [`movegen::MAX_MOVES`] = 1104 legal moves, and
-/// 1104^6 < 2^64, so no count of six plies can overflow a `u64` (see [`crate::nodes`]). The
-/// plies above are made and unmade one by one (`wide`), so the hot code never adds wide
-/// numbers and never checks for overflow.
-pub const NARROW_DEPTH: u32 = 6;
+internal! {
+    /// Subtrees of this many plies or fewer are counted in `u64`, deeper ones in [`Nodes`]: every
+    /// position the parser accepts has fewer than [`movegen::MAX_MOVES`] = 1104 legal moves, and
+    /// 1104^6 < 2^64, so no count of six plies can overflow a `u64` (see [`crate::nodes`]). The
+    /// plies above are made and unmade one by one (`wide`), so the hot code never adds wide
+    /// numbers and never checks for overflow.
+    pub const NARROW_DEPTH: u32 = 6;
+}
 const _: () = assert!((movegen::MAX_MOVES as u128).pow(NARROW_DEPTH) < 1 << 64);
 
 /// Perft of `pos` to `depth` plies (`depth` 0 is one node), exact at any depth, on this
 /// thread with the widest last-ply code the CPU runs ([`Simd::detect`]). The position is
 /// restored on return.
+///
+/// ```
+/// use perft::perft::{Counting, perft};
+/// use perft::{Classical, Magic, Nodes, Position};
+///
+/// // The start position's published counts, with either slider implementation.
+/// let mut pos = Position::from_fen(perft::position::STARTPOS).unwrap();
+/// assert_eq!(perft::<Magic>(&mut pos, 5, Counting::Bulk), Nodes::from(4_865_609u64));
+/// assert_eq!(perft::<Classical>(&mut pos, 3, Counting::NoBulk), Nodes::from(8_902u64));
+/// ```
 pub fn perft<S: Sliders>(pos: &mut Position, depth: u32, counting: Counting) -> Nodes {
     perft_with::<S>(pos, depth, Options::single(counting))
 }
@@ -701,35 +713,37 @@ fn hashed_inner<S: Sliders, B: Build, L: Leaf>(
 /// reply count per leaf of this level: tens of milliseconds at most).
 const EXACT_LEAVES: u64 = 1_000_000;
 
-/// A rough estimate of `perft(pos, depth)`, for sizing a table. The tree is counted level by
-/// level while it is small (below a million leaves), so a count that small is exact, and a tree
-/// that dies out on the way is 0 (it needs no table: extrapolated from its first plies, a tree
-/// that grows for a few plies and then ends in mates and stalemates, or blocked pawns, was
-/// given the whole memory). Beyond that perft 3 times the growth from depth 2 to 3 for each
-/// further ply (the rule the sizes of `--hash auto` are tuned to).
-/// Takes a few tens of milliseconds at most (the last level counted exactly has under a million
-/// leaf parents).
-pub fn estimate_leaves<S: Sliders>(pos: &Position, depth: u32) -> f64 {
-    let mut p = pos.clone();
-    let (mut d, mut n) = (0, 1.0);
-    // Perft 2 and 3, once counted: the extrapolation's base and growth.
-    let mut n2_n3 = (1.0, 1.0);
-    while d < depth && (d < 3 || n < EXACT_LEAVES as f64) {
-        d += 1;
-        let before = n;
-        n = perft::<S>(&mut p, d, Counting::Bulk).to_f64();
-        if n == 0.0 {
-            return 0.0;
+internal! {
+    /// A rough estimate of `perft(pos, depth)`, for sizing a table. The tree is counted level by
+    /// level while it is small (below a million leaves), so a count that small is exact, and a tree
+    /// that dies out on the way is 0 (it needs no table: extrapolated from its first plies, a tree
+    /// that grows for a few plies and then ends in mates and stalemates, or blocked pawns, was
+    /// given the whole memory). Beyond that perft 3 times the growth from depth 2 to 3 for each
+    /// further ply (the rule the sizes of `--hash auto` are tuned to).
+    /// Takes a few tens of milliseconds at most (the last level counted exactly has under a million
+    /// leaf parents).
+    pub fn estimate_leaves<S: Sliders>(pos: &Position, depth: u32) -> f64 {
+        let mut p = pos.clone();
+        let (mut d, mut n) = (0, 1.0);
+        // Perft 2 and 3, once counted: the extrapolation's base and growth.
+        let mut n2_n3 = (1.0, 1.0);
+        while d < depth && (d < 3 || n < EXACT_LEAVES as f64) {
+            d += 1;
+            let before = n;
+            n = perft::<S>(&mut p, d, Counting::Bulk).to_f64();
+            if n == 0.0 {
+                return 0.0;
+            }
+            if d == 3 {
+                n2_n3 = (before, n);
+            }
         }
-        if d == 3 {
-            n2_n3 = (before, n);
+        if d == depth {
+            return n;
         }
+        let (n2, n3) = n2_n3;
+        n3 * (n3 / n2).powi(depth as i32 - 3)
     }
-    if d == depth {
-        return n;
-    }
-    let (n2, n3) = n2_n3;
-    n3 * (n3 / n2).powi(depth as i32 - 3)
 }
 
 /// How a perft run is carried out: chosen once, before the count starts.
@@ -1135,6 +1149,19 @@ pub(crate) fn per_root<T: Default + std::ops::AddAssign>(
 }
 
 /// Perft with `opts` (threads, table, the last ply's code); depth 0 is one node.
+///
+/// ```
+/// use perft::perft::{Counting, Options, perft_with};
+/// use perft::tt::Table;
+/// use perft::{Magic, Nodes, Position};
+///
+/// // Kiwipete to depth 4 (published: 4,085,603) on four threads sharing a 16 MiB table.
+/// let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+/// let pos = Position::from_fen(kiwipete).unwrap();
+/// let table = Table::new(16).unwrap();
+/// let opts = Options { threads: 4, table: Some(&table), ..Options::single(Counting::Bulk) };
+/// assert_eq!(perft_with::<Magic>(&pos, 4, opts), Nodes::from(4_085_603u64));
+/// ```
 pub fn perft_with<S: Sliders>(pos: &Position, depth: u32, opts: Options<'_>) -> Nodes {
     let job = Total {
         pos,

@@ -13,7 +13,7 @@ const WORKER_STACK: usize = 8 << 20;
 /// per task). A task that returns `Break` stops every thread from taking another task. Returns
 /// the results of the tasks that returned `Continue`, with their index, in no set order. A
 /// task's panic is passed on to the caller once every thread has stopped.
-pub(crate) fn run<T: Send>(
+pub fn run<T: Send>(
     count: usize,
     threads: usize,
     task: impl Fn(usize) -> ControlFlow<(), T> + Sync,

@@ -97,48 +97,6 @@ impl fmt::Debug for Square {
     }
 }
 
-/// Named squares, `sq::E1` and so on.
-pub mod sq {
-    use super::Square;
-    macro_rules! squares {
-        ($($name:ident = $i:expr),* $(,)?) => { $(#[doc = concat!("The square ", stringify!($name), ".")] pub const $name: Square = Square::new($i);)* };
-    }
-    squares!(
-        A1 = 0,
-        B1 = 1,
-        C1 = 2,
-        D1 = 3,
-        E1 = 4,
-        F1 = 5,
-        G1 = 6,
-        H1 = 7,
-        A2 = 8,
-        B2 = 9,
-        C2 = 10,
-        D2 = 11,
-        E2 = 12,
-        F2 = 13,
-        G2 = 14,
-        H2 = 15,
-        A7 = 48,
-        B7 = 49,
-        C7 = 50,
-        D7 = 51,
-        E7 = 52,
-        F7 = 53,
-        G7 = 54,
-        H7 = 55,
-        A8 = 56,
-        B8 = 57,
-        C8 = 58,
-        D8 = 59,
-        E8 = 60,
-        F8 = 61,
-        G8 = 62,
-        H8 = 63,
-    );
-}
-
 /// A side.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 #[repr(u8)]
@@ -151,7 +109,7 @@ pub enum Color {
 
 impl Color {
     /// Both colours, White first.
-    pub(crate) const BOTH: [Color; 2] = [Color::White, Color::Black];
+    pub const BOTH: [Color; 2] = [Color::White, Color::Black];
 
     /// 0 for White, 1 for Black.
     #[inline(always)]

@@ -6,7 +6,6 @@
 //! perft` and `d` say so until the next good one, rather than count a stale position.
 
 use crate::attacks::Magic;
-use crate::movegen::parse_uci_move;
 use crate::nodes::Nodes;
 use crate::perft::{Counting, Options, divide_uci};
 use crate::position::{FenError, Position, STARTPOS};
@@ -54,18 +53,6 @@ impl std::fmt::Display for PositionError {
             PositionError::Syntax(s) => write!(f, "{s}"),
         }
     }
-}
-
-/// Plays UCI `moves` on `pos`; the error names the first bad move and its 1-based index.
-pub fn play_moves<'a>(
-    pos: &mut Position,
-    moves: impl IntoIterator<Item = &'a str>,
-) -> Result<(), (usize, String)> {
-    for (i, m) in moves.into_iter().enumerate() {
-        let mv = parse_uci_move::<Magic>(pos, m).map_err(|e| (i + 1, e.to_string()))?;
-        pos.make(mv);
-    }
-    Ok(())
 }
 
 impl Default for Uci<PlainDivide> {
@@ -227,8 +214,10 @@ impl<D: FnMut(&Position, u32) -> DivideResult> Uci<D> {
         };
         match rest {
             [] => {}
-            ["moves", moves @ ..] => play_moves(&mut pos, moves.iter().copied())
-                .map_err(|(i, e)| PositionError::Move(i, e))?,
+            ["moves", moves @ ..] => {
+                crate::movegen::play_uci_moves(&mut pos, moves.iter().copied())
+                    .map_err(|(i, e)| PositionError::Move(i, e))?
+            }
             _ => return Err(PositionError::Syntax("expected 'moves' after the position")),
         }
         Ok(pos)

@@ -9,7 +9,7 @@
 //! The tables are "fancy": each square gets exactly `2^bits` entries, all squares packed into one
 //! array at per-square offsets (rooks, then bishops): 107,648 entries, 841 KiB.
 //!
-//! [`find_magics`] is our magic finder. The magics it produced with [`SHIPPED_SEED`] are shipped
+//! [`Magic::find`] is our magic finder. The magics it produced with [`Magic::SHIPPED_SEED`] are shipped
 //! as constants below, so the program never searches at start-up, and the tables are `static`s
 //! filled at compile time by `const fn`: the hot loop pays one load per lookup and nothing else.
 //! A compile-time check rejects a shipped magic that has a destructive collision, and
@@ -51,44 +51,50 @@ impl Slider {
     }
 }
 
-/// The relevant-occupancy mask of a slider on `sq`: each open ray without its last square.
-pub const fn relevant_mask(slider: Slider, sq: Square) -> Bitboard {
-    let dirs = slider.dirs();
-    let mut mask = 0u64;
-    let mut i = 0;
-    while i < 4 {
-        let ray = RAYS[dirs[i]][sq.index()].0;
-        if ray != 0 {
-            // The last square is the one furthest along the ray: the highest bit for directions
-            // 0..4 (they raise the index), the lowest for 4..8.
-            let last = if dirs[i] < 4 {
-                63 - ray.leading_zeros()
-            } else {
-                ray.trailing_zeros()
-            };
-            mask |= ray & !(1 << last);
+internal! {
+    /// The relevant-occupancy mask of a slider on `sq`: each open ray without its last square.
+    pub const fn relevant_mask(slider: Slider, sq: Square) -> Bitboard {
+        let dirs = slider.dirs();
+        let mut mask = 0u64;
+        let mut i = 0;
+        while i < 4 {
+            let ray = RAYS[dirs[i]][sq.index()].0;
+            if ray != 0 {
+                // The last square is the one furthest along the ray: the highest bit for directions
+                // 0..4 (they raise the index), the lowest for 4..8.
+                let last = if dirs[i] < 4 {
+                    63 - ray.leading_zeros()
+                } else {
+                    ray.trailing_zeros()
+                };
+                mask |= ray & !(1 << last);
+            }
+            i += 1;
         }
-        i += 1;
+        Bitboard(mask)
     }
-    Bitboard(mask)
 }
 
-/// The subset of `mask` that follows `subset` in the carry-rippler enumeration
-/// (`0`, then every subset once, then `0` again).
-#[inline(always)]
-pub const fn next_subset(subset: Bitboard, mask: Bitboard) -> Bitboard {
-    Bitboard(subset.0.wrapping_sub(mask.0) & mask.0)
+internal! {
+    /// The subset of `mask` that follows `subset` in the carry-rippler enumeration
+    /// (`0`, then every subset once, then `0` again).
+    #[inline(always)]
+    pub const fn next_subset(subset: Bitboard, mask: Bitboard) -> Bitboard {
+        Bitboard(subset.0.wrapping_sub(mask.0) & mask.0)
+    }
 }
 
-/// Every subset of `mask`, the empty set first.
-pub fn subsets(mask: Bitboard) -> impl Iterator<Item = Bitboard> {
-    let mut next = Some(Bitboard::EMPTY);
-    std::iter::from_fn(move || {
-        let cur = next?;
-        let after = next_subset(cur, mask);
-        next = if after.is_empty() { None } else { Some(after) };
-        Some(cur)
-    })
+internal! {
+    /// Every subset of `mask`, the empty set first.
+    pub fn subsets(mask: Bitboard) -> impl Iterator<Item = Bitboard> {
+        let mut next = Some(Bitboard::EMPTY);
+        std::iter::from_fn(move || {
+            let cur = next?;
+            let after = next_subset(cur, mask);
+            next = if after.is_empty() { None } else { Some(after) };
+            Some(cur)
+        })
+    }
 }
 
 /// One square's entry: mask, multiplier, and where its part of the shared table starts. The
@@ -114,14 +120,20 @@ impl MagicEntry {
     }
 }
 
-/// The seed [`find_magics`] was run with to produce the shipped constants.
-pub const SHIPPED_SEED: u64 = 0x05EE_D0FA_11C0_FFEE;
+internal! {
+    /// The seed [`find_magics`] was run with to produce the shipped constants.
+    pub const SHIPPED_SEED: u64 = 0x05EE_D0FA_11C0_FFEE;
+}
 
-/// Rook magics found by `find_magics(SHIPPED_SEED)` (`perft --magics` prints them).
-pub const ROOK_MAGICS: [u64; 64] = include!("magic_rook.in");
+internal! {
+    /// Rook magics found by `find_magics(SHIPPED_SEED)` (`perft --magics` prints them).
+    pub const ROOK_MAGICS: [u64; 64] = include!("magic_rook.in");
+}
 
-/// Bishop magics found by `find_magics(SHIPPED_SEED)` (`perft --magics` prints them).
-pub const BISHOP_MAGICS: [u64; 64] = include!("magic_bishop.in");
+internal! {
+    /// Bishop magics found by `find_magics(SHIPPED_SEED)` (`perft --magics` prints them).
+    pub const BISHOP_MAGICS: [u64; 64] = include!("magic_bishop.in");
+}
 
 const fn build_entries(slider: Slider, magics: &[u64; 64], start: u32) -> ([MagicEntry; 64], u32) {
     let mut entries = [MagicEntry {
@@ -151,8 +163,10 @@ const ROOK_BUILD: ([MagicEntry; 64], u32) = build_entries(Slider::Rook, &ROOK_MA
 const BISHOP_BUILD: ([MagicEntry; 64], u32) =
     build_entries(Slider::Bishop, &BISHOP_MAGICS, ROOK_BUILD.1);
 
-/// Number of entries in the packed table (rooks then bishops).
-pub const TABLE_LEN: usize = BISHOP_BUILD.1 as usize;
+internal! {
+    /// Number of entries in the packed table (rooks then bishops).
+    pub const TABLE_LEN: usize = BISHOP_BUILD.1 as usize;
+}
 
 // The packed layout is exactly the fancy one: 102,400 rook and 5,248 bishop entries.
 const _: () = assert!(TABLE_LEN == 107_648);
@@ -275,6 +289,29 @@ fn lookup(l: &Lookup, occupied: Bitboard) -> Bitboard {
     unsafe { *l.attacks.add(i) }
 }
 
+impl Magic {
+    /// The seed our magic finder ([`Magic::find`]) was run with to produce the magics this
+    /// library ships.
+    pub const SHIPPED_SEED: u64 = SHIPPED_SEED;
+    /// The rook magics this library ships, by square (a1 = 0): `Magic::find(SHIPPED_SEED)`'s.
+    pub const ROOK_MAGICS: [u64; 64] = ROOK_MAGICS;
+    /// The bishop magics this library ships, by square (a1 = 0).
+    pub const BISHOP_MAGICS: [u64; 64] = BISHOP_MAGICS;
+
+    /// Runs our magic finder from `seed`: a magic for every square of both sliders, each
+    /// verified against the ray scan, with the search's statistics.
+    pub fn find(seed: u64) -> MagicSearch {
+        find_magics(seed)
+    }
+
+    /// Checks `slider`'s `magics` exhaustively: for every square and every subset of its mask,
+    /// the magic index holds the ray scan's attack set. The number of subsets checked, or the
+    /// first square whose magic fails.
+    pub fn verify(slider: Slider, magics: &[u64; 64]) -> Result<usize, Square> {
+        verify_magics(slider, magics)
+    }
+}
+
 impl Sliders for Magic {
     const NAME: &'static str = "magic";
 
@@ -289,14 +326,18 @@ impl Sliders for Magic {
     }
 }
 
-/// The size of the shipped tables in bytes (attack table plus per-square entries).
-pub const fn table_bytes() -> usize {
-    TABLE_LEN * std::mem::size_of::<Bitboard>() + 128 * std::mem::size_of::<Lookup>()
+internal! {
+    /// The size of the shipped tables in bytes (attack table plus per-square entries).
+    pub const fn table_bytes() -> usize {
+        TABLE_LEN * std::mem::size_of::<Bitboard>() + 128 * std::mem::size_of::<Lookup>()
+    }
 }
 
-/// A small deterministic PRNG (xorshift64*), so that a seed always gives the same magics.
-#[derive(Clone, Debug)]
-pub struct Prng(u64);
+internal! {
+    /// A small deterministic PRNG (xorshift64*), so that a seed always gives the same magics.
+    #[derive(Clone, Debug)]
+    pub struct Prng(u64);
+}
 
 impl Prng {
     /// A generator from `seed` (a zero seed is replaced, xorshift must not start at 0).
@@ -340,7 +381,7 @@ pub struct FoundMagic {
 /// The result of a magic search.
 #[derive(Clone, Debug)]
 pub struct MagicSearch {
-    /// The seed of the search's generator ([`Prng`]).
+    /// The seed of the search's generator (`Prng`).
     pub seed: u64,
     /// The rook magics, square a1 first.
     pub rook: Vec<FoundMagic>,
@@ -446,37 +487,41 @@ pub(crate) fn find_magic(slider: Slider, sq: Square, rng: &mut Prng) -> FoundMag
     }
 }
 
-/// Runs the finder for every square, rooks then bishops, from one seeded PRNG.
-pub fn find_magics(seed: u64) -> MagicSearch {
-    let start = Instant::now();
-    let mut rng = Prng::new(seed);
-    let rook = Square::ALL
-        .iter()
-        .map(|&sq| find_magic(Slider::Rook, sq, &mut rng))
-        .collect();
-    let bishop = Square::ALL
-        .iter()
-        .map(|&sq| find_magic(Slider::Bishop, sq, &mut rng))
-        .collect();
-    MagicSearch {
-        seed,
-        rook,
-        bishop,
-        elapsed: start.elapsed(),
+internal! {
+    /// Runs the finder for every square, rooks then bishops, from one seeded PRNG.
+    pub fn find_magics(seed: u64) -> MagicSearch {
+        let start = Instant::now();
+        let mut rng = Prng::new(seed);
+        let rook = Square::ALL
+            .iter()
+            .map(|&sq| find_magic(Slider::Rook, sq, &mut rng))
+            .collect();
+        let bishop = Square::ALL
+            .iter()
+            .map(|&sq| find_magic(Slider::Bishop, sq, &mut rng))
+            .collect();
+        MagicSearch {
+            seed,
+            rook,
+            bishop,
+            elapsed: start.elapsed(),
+        }
     }
 }
 
-/// Checks one slider's magics exhaustively: for every square and every subset of its mask, the
-/// magic index holds the attack set of the classical ray scan. Returns the number of subsets
-/// checked, or the first square whose magic fails.
-pub fn verify_magics(slider: Slider, magics: &[u64; 64]) -> Result<usize, Square> {
-    let mut checked = 0;
-    for sq in Square::ALL {
-        let mut trial = Trial::new(slider, sq);
-        if !trial.works(magics[sq.index()]) {
-            return Err(sq);
+internal! {
+    /// Checks one slider's magics exhaustively: for every square and every subset of its mask, the
+    /// magic index holds the attack set of the classical ray scan. Returns the number of subsets
+    /// checked, or the first square whose magic fails.
+    pub fn verify_magics(slider: Slider, magics: &[u64; 64]) -> Result<usize, Square> {
+        let mut checked = 0;
+        for sq in Square::ALL {
+            let mut trial = Trial::new(slider, sq);
+            if !trial.works(magics[sq.index()]) {
+                return Err(sq);
+            }
+            checked += trial.occupancies.len();
         }
-        checked += trial.occupancies.len();
+        Ok(checked)
     }
-    Ok(checked)
 }

@@ -20,22 +20,26 @@ pub use pext::Pext;
 use crate::bitboard::Bitboard;
 use crate::types::{Color, Square};
 
-/// Whether this CPU has a fast `pext` (BMI2 on Intel since Haswell, AMD since Zen 3): then
-/// [`Pext`] is the default slider implementation, else [`Magic`]. Asked once, at start-up.
-pub fn pext_is_fast() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        Pext::available() && !Pext::microcoded()
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
+internal! {
+    /// Whether this CPU has a fast `pext` (BMI2 on Intel since Haswell, AMD since Zen 3): then
+    /// [`Pext`] is the default slider implementation, else [`Magic`]. Asked once, at start-up.
+    pub fn pext_is_fast() -> bool {
+        #[cfg(target_arch = "x86_64")]
+        {
+            Pext::available() && !Pext::microcoded()
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            false
+        }
     }
 }
 
-/// The name of the default slider implementation on this CPU (`"pext"` or `"magic"`).
-pub fn fastest_name() -> &'static str {
-    if pext_is_fast() { "pext" } else { Magic::NAME }
+internal! {
+    /// The name of the default slider implementation on this CPU (`"pext"` or `"magic"`).
+    pub fn fastest_name() -> &'static str {
+        if pext_is_fast() { "pext" } else { Magic::NAME }
+    }
 }
 
 /// Slider attacks: given a square and the occupied squares, the squares a rook or bishop there
@@ -137,22 +141,28 @@ static PAWN: [[Bitboard; 64]; 2] = [
     leaper_table(&[(-1, -1), (1, -1)]),
 ];
 
-/// Squares a knight on `sq` attacks.
-#[inline(always)]
-pub fn knight(sq: Square) -> Bitboard {
-    KNIGHT[sq.index()]
+internal! {
+    /// Squares a knight on `sq` attacks.
+    #[inline(always)]
+    pub fn knight(sq: Square) -> Bitboard {
+        KNIGHT[sq.index()]
+    }
 }
 
-/// Squares a king on `sq` attacks.
-#[inline(always)]
-pub fn king(sq: Square) -> Bitboard {
-    KING[sq.index()]
+internal! {
+    /// Squares a king on `sq` attacks.
+    #[inline(always)]
+    pub fn king(sq: Square) -> Bitboard {
+        KING[sq.index()]
+    }
 }
 
-/// Squares a pawn of `color` on `sq` attacks (diagonally forward).
-#[inline(always)]
-pub fn pawn(color: Color, sq: Square) -> Bitboard {
-    PAWN[color.index()][sq.index()]
+internal! {
+    /// Squares a pawn of `color` on `sq` attacks (diagonally forward).
+    #[inline(always)]
+    pub fn pawn(color: Color, sq: Square) -> Bitboard {
+        PAWN[color.index()][sq.index()]
+    }
 }
 
 /// Pawn geometry for one side: the directions of its pawns' moves and the ranks that matter.
@@ -228,43 +238,51 @@ impl PawnDirs {
     }
 }
 
-/// Every square a slider on `sq` reaches in direction `dir`, `occupied` squares blocking (the
-/// blocker included). The slow, obviously correct walk: it fills the tables and is the oracle of
-/// the tests.
-pub const fn ray_walk(sq: Square, dir: usize, occupied: Bitboard) -> Bitboard {
-    let (df, dr) = DIRECTIONS[dir];
-    let mut bb = 0u64;
-    let mut cur = sq;
-    while let Some(next) = step(cur, df, dr) {
-        bb |= 1 << next.index();
-        if occupied.0 & (1 << next.index()) != 0 {
-            break;
+internal! {
+    /// Every square a slider on `sq` reaches in direction `dir`, `occupied` squares blocking (the
+    /// blocker included). The slow, obviously correct walk: it fills the tables and is the oracle of
+    /// the tests.
+    pub const fn ray_walk(sq: Square, dir: usize, occupied: Bitboard) -> Bitboard {
+        let (df, dr) = DIRECTIONS[dir];
+        let mut bb = 0u64;
+        let mut cur = sq;
+        while let Some(next) = step(cur, df, dr) {
+            bb |= 1 << next.index();
+            if occupied.0 & (1 << next.index()) != 0 {
+                break;
+            }
+            cur = next;
         }
-        cur = next;
+        Bitboard(bb)
     }
-    Bitboard(bb)
 }
 
-/// Rook or bishop attacks by walking each direction square by square (`dirs` from
-/// `ROOK_DIRS` or `BISHOP_DIRS`).
-pub const fn slider_walk(sq: Square, occupied: Bitboard, dirs: &[usize; 4]) -> Bitboard {
-    let mut bb = 0u64;
-    let mut i = 0;
-    while i < 4 {
-        bb |= ray_walk(sq, dirs[i], occupied).0;
-        i += 1;
+internal! {
+    /// Rook or bishop attacks by walking each direction square by square (`dirs` from
+    /// `ROOK_DIRS` or `BISHOP_DIRS`).
+    pub const fn slider_walk(sq: Square, occupied: Bitboard, dirs: &[usize; 4]) -> Bitboard {
+        let mut bb = 0u64;
+        let mut i = 0;
+        while i < 4 {
+            bb |= ray_walk(sq, dirs[i], occupied).0;
+            i += 1;
+        }
+        Bitboard(bb)
     }
-    Bitboard(bb)
 }
 
-/// Rook attacks by the square-by-square walk (test oracle, table builder).
-pub const fn rook_walk(sq: Square, occupied: Bitboard) -> Bitboard {
-    slider_walk(sq, occupied, &ROOK_DIRS)
+internal! {
+    /// Rook attacks by the square-by-square walk (test oracle, table builder).
+    pub const fn rook_walk(sq: Square, occupied: Bitboard) -> Bitboard {
+        slider_walk(sq, occupied, &ROOK_DIRS)
+    }
 }
 
-/// Bishop attacks by the square-by-square walk (test oracle, table builder).
-pub const fn bishop_walk(sq: Square, occupied: Bitboard) -> Bitboard {
-    slider_walk(sq, occupied, &BISHOP_DIRS)
+internal! {
+    /// Bishop attacks by the square-by-square walk (test oracle, table builder).
+    pub const fn bishop_walk(sq: Square, occupied: Bitboard) -> Bitboard {
+        slider_walk(sq, occupied, &BISHOP_DIRS)
+    }
 }
 
 /// `RAYS[dir][sq]`: the open ray from `sq` in direction `dir` to the edge of the board.
@@ -330,16 +348,20 @@ static GEOMETRY: ([[Bitboard; 64]; 64], [[Bitboard; 64]; 64]) = {
     (between, line)
 };
 
-/// The squares strictly between `a` and `b` if they share a rank, file or diagonal, else empty.
-#[inline(always)]
-pub fn between(a: Square, b: Square) -> Bitboard {
-    GEOMETRY.0[a.index()][b.index()]
+internal! {
+    /// The squares strictly between `a` and `b` if they share a rank, file or diagonal, else empty.
+    #[inline(always)]
+    pub fn between(a: Square, b: Square) -> Bitboard {
+        GEOMETRY.0[a.index()][b.index()]
+    }
 }
 
-/// The whole line (edge to edge) through `a` and `b` if they are aligned, else empty.
-#[inline(always)]
-pub fn line(a: Square, b: Square) -> Bitboard {
-    GEOMETRY.1[a.index()][b.index()]
+internal! {
+    /// The whole line (edge to edge) through `a` and `b` if they are aligned, else empty.
+    #[inline(always)]
+    pub fn line(a: Square, b: Square) -> Bitboard {
+        GEOMETRY.1[a.index()][b.index()]
+    }
 }
 
 /// Rook attacks from `sq` on an empty board.
@@ -354,28 +376,34 @@ pub(crate) fn bishop_empty(sq: Square) -> Bitboard {
     BISHOP_EMPTY[sq.index()]
 }
 
-/// The diagonal through `sq` from the south-west to the north-east, `sq` included: the two
-/// rays (`RAYS`) that make it up (directions 2 and 6).
-#[inline(always)]
-pub fn diagonal(sq: Square) -> Bitboard {
-    RAYS[2][sq.index()] | RAYS[6][sq.index()] | Bitboard::from_square(sq)
+internal! {
+    /// The diagonal through `sq` from the south-west to the north-east, `sq` included: the two
+    /// rays (`RAYS`) that make it up (directions 2 and 6).
+    #[inline(always)]
+    pub fn diagonal(sq: Square) -> Bitboard {
+        RAYS[2][sq.index()] | RAYS[6][sq.index()] | Bitboard::from_square(sq)
+    }
 }
 
-/// The anti-diagonal through `sq` from the north-west to the south-east, `sq` included: the
-/// two rays (`RAYS`) that make it up (directions 3 and 7).
-#[inline(always)]
-pub fn anti_diagonal(sq: Square) -> Bitboard {
-    RAYS[3][sq.index()] | RAYS[7][sq.index()] | Bitboard::from_square(sq)
+internal! {
+    /// The anti-diagonal through `sq` from the north-west to the south-east, `sq` included: the
+    /// two rays (`RAYS`) that make it up (directions 3 and 7).
+    #[inline(always)]
+    pub fn anti_diagonal(sq: Square) -> Bitboard {
+        RAYS[3][sq.index()] | RAYS[7][sq.index()] | Bitboard::from_square(sq)
+    }
 }
 
-/// Where a slider must stand to attack some square of a set on an empty board: the only
-/// sliders worth looking up when asking which squares of that set are attacked.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
-pub struct Reach {
-    /// Squares from which a rook (or queen, as a rook) attacks a square of the set.
-    pub rook: Bitboard,
-    /// Squares from which a bishop (or queen, as a bishop) attacks a square of the set.
-    pub bishop: Bitboard,
+internal! {
+    /// Where a slider must stand to attack some square of a set on an empty board: the only
+    /// sliders worth looking up when asking which squares of that set are attacked.
+    #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+    pub struct Reach {
+        /// Squares from which a rook (or queen, as a rook) attacks a square of the set.
+        pub rook: Bitboard,
+        /// Squares from which a bishop (or queen, as a bishop) attacks a square of the set.
+        pub bishop: Bitboard,
+    }
 }
 
 impl Reach {
@@ -422,8 +450,10 @@ static KING_ZONE_REACH: [Reach; 64] = {
     t
 };
 
-/// The reach of the squares a king on `sq` could step to.
-#[inline(always)]
-pub fn king_zone_reach(sq: Square) -> Reach {
-    KING_ZONE_REACH[sq.index()]
+internal! {
+    /// The reach of the squares a king on `sq` could step to.
+    #[inline(always)]
+    pub fn king_zone_reach(sq: Square) -> Reach {
+        KING_ZONE_REACH[sq.index()]
+    }
 }

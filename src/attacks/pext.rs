@@ -20,6 +20,14 @@ use crate::types::Square;
 #[derive(Clone, Copy, Default, Debug)]
 pub struct Pext;
 
+impl Pext {
+    /// Whether PEXT is fast on this CPU (BMI2, and not microcoded as on AMD before Zen 3): where
+    /// it is, the default sliders are these.
+    pub fn is_fast() -> bool {
+        super::pext_is_fast()
+    }
+}
+
 const fn fill(table: &mut [Bitboard; TABLE_LEN], entries: &[MagicEntry; 64], rook: bool) {
     let mut s = 0;
     while s < 64 {

@@ -261,7 +261,7 @@ pub fn build_position(
         }
         result => result.with_context(|| format!("invalid FEN '{}'", shorten(fen)))?,
     };
-    if let Err((i, e)) = perft::uci::play_moves(&mut pos, moves.iter().copied()) {
+    if let Err((i, e)) = perft::movegen::play_uci_moves(&mut pos, moves.iter().copied()) {
         bail!("move {i} of {}: {e}", names.moves);
     }
     Ok(pos)
@@ -286,7 +286,7 @@ pub trait SliderJob {
 pub fn with_sliders(choice: SliderChoice, job: impl SliderJob) -> Result<ExitCode> {
     match choice {
         #[cfg(target_arch = "x86_64")]
-        SliderChoice::Auto if perft::attacks::pext_is_fast() => job.run::<perft::attacks::Pext>(),
+        SliderChoice::Auto if perft::attacks::Pext::is_fast() => job.run::<perft::attacks::Pext>(),
         SliderChoice::Auto | SliderChoice::Magic => job.run::<Magic>(),
         SliderChoice::Classical => job.run::<Classical>(),
         #[cfg(target_arch = "x86_64")]

@@ -10,14 +10,16 @@ use super::suite::{auto_table_size, depth_list, name_cell, name_width};
 use anyhow::{Context, Result, bail};
 use perft::Nodes;
 use perft::attacks::Sliders;
-use perft::diff::{
-    ClassifiedMove, MoveClass, Outcome, PositionDiff, Report, Tally, diff_position, find_divergence,
-};
-use perft::engine::{Engine, EngineError, Protocol};
+use perft::diff::{EngineUnderTest, never};
+use perft::engine::{Engine, Protocol};
 use perft::epd;
 use perft::perft::{Options, estimate_leaves};
 use perft::suite::{self, Limits};
 use perft::tt::Table;
+use perft::validate::{
+    ClassifiedMove, Descent, MoveClass, Outcome, PositionDiff, Report, Stopped, Totals,
+    check_position, find_divergence_with,
+};
 use serde::Serialize;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -231,7 +233,7 @@ fn descent_and_conclusion(report: &Report) -> (Vec<String>, Vec<String>) {
             ));
             out.push(format!("FEN: {fen}"));
         }
-        Outcome::EngineFailed {
+        Outcome::Failed {
             moves,
             fen,
             depth,
@@ -295,9 +297,23 @@ fn run_one<S: Sliders>(args: &Args) -> Result<ExitCode> {
         .map(report::Report::create)
         .transpose()?;
     let mut engine = args.engine()?;
-    let report = engine
-        .start()
-        .and_then(|()| find_divergence::<S>(&mut engine, &root, &moves, depth, None, opts))?;
+    engine.start()?;
+    let watch = perft::perft::Watch::new();
+    let how = Descent {
+        opts,
+        watch: &watch,
+        first: None,
+        on_step: &mut |_, _| {},
+    };
+    let mut theirs = EngineUnderTest {
+        engine: &mut engine,
+        stop: &never,
+    };
+    let report = match find_divergence_with::<S, _>(&mut theirs, &root, &moves, depth, how) {
+        Ok(report) => report,
+        Err(Stopped::Fatal(e)) => bail!("{e}"),
+        Err(Stopped::Cancelled) => bail!("the descent was cancelled"),
+    };
     if let Some(html) = html {
         let root_fen = root.to_fen();
         let pass = matches!(report.outcome, Outcome::Agree { .. });
@@ -436,7 +452,7 @@ impl FailureJson {
                 f.in_check = Some(*in_check);
                 (f.missed, f.invented) = (moves_json(missed), moves_json(invented));
             }
-            Outcome::EngineFailed { error, .. } => f.error = Some(error.to_string()),
+            Outcome::Failed { error, .. } => f.error = Some(error.to_string()),
             _ => {}
         }
         f
@@ -522,8 +538,8 @@ impl PositionJson {
                 .map(|c| CheckJson {
                     depth: c.depth,
                     expected: c.expected,
-                    engine: c.engine,
-                    pass: c.engine.map(|n| n == c.expected),
+                    engine: c.theirs,
+                    pass: c.theirs.map(|n| n == c.expected),
                     skipped: c.skipped.map(|s| s.describe()),
                 })
                 .collect(),
@@ -546,7 +562,7 @@ fn position_lines(d: &PositionDiff, width: usize) -> Vec<String> {
         return vec![format!("{status}  {name} {}", depth_list(&asked))];
     };
     let check = d.checks.iter().find(|c| c.depth == *depth);
-    let what = match (check.and_then(|c| c.engine), check) {
+    let what = match (check.and_then(|c| c.theirs), check) {
         (Some(n), Some(c)) => format!("engine {n}, expected {}", c.expected),
         _ => "no answer".to_string(),
     };
@@ -567,7 +583,7 @@ fn position_lines(d: &PositionDiff, width: usize) -> Vec<String> {
 
 /// The summary table: per kind of move, the positions where the engine missed or invented one,
 /// with the side to move in check or not. Only the kinds that occur.
-fn kind_table(tally: &Tally) -> Vec<String> {
+fn kind_table(tally: &Totals) -> Vec<String> {
     let mut lines = vec![format!(
         "  {:<20} {:>7} {:>16} {:>9} {:>18}",
         "kind of move", "missed", "missed in check", "invented", "invented in check"
@@ -595,11 +611,7 @@ fn run_suite<S: Sliders>(args: &Args, path: &Path) -> Result<ExitCode> {
     if entries.is_empty() {
         bail!("{file_name}: no positions found");
     }
-    let names: Vec<String> = entries
-        .iter()
-        .flatten()
-        .map(|e| epd::display_name(e.id.as_deref(), &e.fen))
-        .collect();
+    let names: Vec<String> = entries.iter().flatten().map(|e| e.name()).collect();
     let width = name_width(names.iter().map(String::as_str));
     let (leaves, depth) = auto_table_size(&limits);
     let table = args.count.table(|| leaves, depth)?;
@@ -623,7 +635,7 @@ fn run_suite<S: Sliders>(args: &Args, path: &Path) -> Result<ExitCode> {
         return Ok(ExitCode::from(2));
     }
     let mut progress = Progress::new(!args.json, planned);
-    let mut tally = Tally::default();
+    let mut tally = Totals::default();
     let mut json_positions = Vec::new();
     let mut json_errors = Vec::new();
     let mut fatal = None;
@@ -634,7 +646,12 @@ fn run_suite<S: Sliders>(args: &Args, path: &Path) -> Result<ExitCode> {
                 Err(e) => (entry.line, format!("invalid FEN: {e}")),
                 Ok(root) => {
                     let advance = |n: Nodes| progress.advance(n);
-                    match diff_position::<S>(&mut engine, &entry, &root, limits, opts, advance) {
+                    let mut theirs = EngineUnderTest {
+                        engine: &mut engine,
+                        stop: &never,
+                    };
+                    match check_position::<S, _>(&mut theirs, &entry, &root, limits, opts, advance)
+                    {
                         Ok(d) => {
                             tally.add(&d);
                             if html.is_some() {
@@ -668,7 +685,7 @@ fn run_suite<S: Sliders>(args: &Args, path: &Path) -> Result<ExitCode> {
         json_errors.push(LineError { line, message });
     }
     progress.finish();
-    let fatal = fatal.map(|e: EngineError| format!("{e}; the run stops here"));
+    let fatal = fatal.map(|e: perft::validate::Failure| format!("{e}; the run stops here"));
     let bad_lines = json_errors.len();
     if let Some(html) = html {
         let mut summary = format!(

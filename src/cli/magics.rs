@@ -1,7 +1,8 @@
 //! `perft --magics`: our magic finder, run and verified.
 
 use anyhow::{Result, bail};
-use perft::attacks::magic::{self, Slider};
+use perft::Magic;
+use perft::attacks::magic::Slider;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -31,8 +32,8 @@ impl Args {
 }
 
 pub fn run(args: &Args) -> Result<ExitCode> {
-    let seed = args.seed.unwrap_or(magic::SHIPPED_SEED);
-    let search = magic::find_magics(seed);
+    let seed = args.seed.unwrap_or(Magic::SHIPPED_SEED);
+    let search = Magic::find(seed);
     println!(
         "magic search, seed {seed:#x}: {:.1} ms",
         search.elapsed.as_secs_f64() * 1e3
@@ -68,8 +69,8 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     let rook: [u64; 64] = std::array::from_fn(|i| search.rook[i].magic);
     let bishop: [u64; 64] = std::array::from_fn(|i| search.bishop[i].magic);
     let verify = Instant::now();
-    let checked_r = magic::verify_magics(Slider::Rook, &rook);
-    let checked_b = magic::verify_magics(Slider::Bishop, &bishop);
+    let checked_r = Magic::verify(Slider::Rook, &rook);
+    let checked_b = Magic::verify(Slider::Bishop, &bishop);
     match (checked_r, checked_b) {
         (Ok(r), Ok(b)) => println!(
             "verified: {} occupancy subsets, every one equal to the classical ray scan ({:.1} ms)",
@@ -78,7 +79,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         ),
         (Err(sq), _) | (_, Err(sq)) => bail!("magic verification failed on {sq}"),
     }
-    let shipped = rook == magic::ROOK_MAGICS && bishop == magic::BISHOP_MAGICS;
+    let shipped = rook == Magic::ROOK_MAGICS && bishop == Magic::BISHOP_MAGICS;
     println!(
         "shipped magics: {}",
         if shipped {

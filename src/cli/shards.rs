@@ -8,7 +8,7 @@ use super::common::{
 use anyhow::{Result, bail};
 use perft::perft::estimate_leaves;
 use perft::shards::{self, Shard, SplitRequest, WorkOptions};
-use perft::stats::{FIELD_NAMES, Stats, StatsTable};
+use perft::stats::{Stats, StatsTable};
 use perft::tt::{self, Table};
 use perft::{Nodes, Position, Sliders};
 use serde::Serialize;
@@ -396,7 +396,7 @@ pub fn merge(args: &MergeArgs) -> Result<ExitCode> {
             println!("complete: every job counted exactly once");
             println!("perft {} = {}", m.depth, merged.total);
             if let Some(stats) = merged.stats {
-                for (name, v) in FIELD_NAMES.iter().zip(stats.to_array()) {
+                for (name, v) in Stats::<Nodes>::FIELD_NAMES.iter().zip(stats.to_array()) {
                     println!("  {name:<26} {v}");
                 }
             }

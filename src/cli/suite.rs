@@ -256,7 +256,7 @@ fn plan(input: &Input, limits: Limits) -> (Nodes, usize) {
             .filter(|&&(d, n)| limits.likely_runs(d, n))
             .map(|&(_, n)| n)
             .sum::<Nodes>();
-        names.push(epd::display_name(entry.id.as_deref(), &entry.fen));
+        names.push(entry.name());
     }
     (nodes, name_width(names.iter().map(String::as_str)))
 }

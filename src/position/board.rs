@@ -119,7 +119,7 @@ impl Board {
     /// After a double push it is set only when an enemy pawn stands beside the pushed pawn, so
     /// that positions that differ in nothing else share a key.
     #[inline(always)]
-    pub(crate) fn ep_square(&self) -> Option<Square> {
+    pub fn ep_square(&self) -> Option<Square> {
         self.ep
     }
 

@@ -13,7 +13,7 @@ use std::fmt;
 
 /// How castling rights are written in FEN; printing keeps the notation that was parsed.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum CastlingNotation {
+pub(crate) enum CastlingNotation {
     /// `KQkq`, or X-FEN (`KQkq` for the outermost rook, a file letter for an inner one).
     Standard,
     /// Shredder-FEN: the castling rooks' files, upper case for White (`HAha`).
@@ -232,6 +232,16 @@ impl std::str::FromStr for Position {
 impl Position {
     /// Parses a FEN (6 fields) or EPD position (4 fields) under standard castling rules, unless
     /// its castling field uses rook files (Shredder-FEN), which selects Chess960.
+    ///
+    /// ```
+    /// use perft::Position;
+    ///
+    /// let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    /// let pos = Position::from_fen(kiwipete).unwrap();
+    /// assert_eq!(pos.to_fen(), kiwipete);
+    /// // Strict: a pawn on the back rank is refused, with what is wrong.
+    /// assert!(Position::from_fen("P3k3/8/8/8/8/8/8/4K3 w - - 0 1").is_err());
+    /// ```
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
         Position::from_fen_with(fen, false)
     }

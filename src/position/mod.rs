@@ -8,7 +8,8 @@ pub mod make;
 pub(crate) mod zobrist;
 
 pub use board::Board;
-pub use fen::{CastlingNotation, FenError};
+pub(crate) use fen::CastlingNotation;
+pub use fen::FenError;
 pub use make::Undo;
 
 use crate::attacks::Reach;
@@ -60,11 +61,13 @@ impl std::ops::Deref for Position {
     }
 }
 
-/// The castling paths of a game, one per castling right (White king-side, White other, Black
-/// king-side, Black other), fixed from parsing on: the king and rook never move while the
-/// right exists.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
-pub struct CastlePaths([[CastlePath; 2]; 2]);
+internal! {
+    /// The castling paths of a game, one per castling right (White king-side, White other, Black
+    /// king-side, Black other), fixed from parsing on: the king and rook never move while the
+    /// right exists.
+    #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+    pub struct CastlePaths([[CastlePath; 2]; 2]);
+}
 
 impl CastlePaths {
     /// The paths of `color`'s (up to two) castling rooks; a path applies while its rook is
@@ -75,22 +78,24 @@ impl CastlePaths {
     }
 }
 
-/// What castling with one rook needs, computed once when the FEN is parsed.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
-pub struct CastlePath {
-    /// The castling rook's square (`Bitboard::EMPTY`'s `rook` bit unused when no right).
-    pub rook: Bitboard,
-    /// Squares king and rook pass over or land on, other than their own: must be empty.
-    pub empty: Bitboard,
-    /// Squares from the king's start to its destination, inclusive: must not be attacked.
-    pub king_path: Bitboard,
-    /// The reach of `king_path`: the only places an enemy slider can stop the castling from.
-    pub reach: Reach,
-    /// Whether the rook stands on the back rank between a square of `king_path` and a square
-    /// an enemy rook or queen could stand on (Chess960 only: never with the rook in a corner).
-    /// Only then can the rook's leaving open a line onto the path, so only then must the path
-    /// be tested with the rook taken off the board.
-    pub rook_screens: bool,
+internal! {
+    /// What castling with one rook needs, computed once when the FEN is parsed.
+    #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+    pub struct CastlePath {
+        /// The castling rook's square (`Bitboard::EMPTY`'s `rook` bit unused when no right).
+        pub rook: Bitboard,
+        /// Squares king and rook pass over or land on, other than their own: must be empty.
+        pub empty: Bitboard,
+        /// Squares from the king's start to its destination, inclusive: must not be attacked.
+        pub king_path: Bitboard,
+        /// The reach of `king_path`: the only places an enemy slider can stop the castling from.
+        pub reach: Reach,
+        /// Whether the rook stands on the back rank between a square of `king_path` and a square
+        /// an enemy rook or queen could stand on (Chess960 only: never with the rook in a corner).
+        /// Only then can the rook's leaving open a line onto the path, so only then must the path
+        /// be tested with the rook taken off the board.
+        pub rook_screens: bool,
+    }
 }
 
 impl Position {
@@ -120,10 +125,12 @@ impl Position {
         self.squares[sq.index()]
     }
 
-    /// The castling paths of both colours, as the move generator takes them.
-    #[inline(always)]
-    pub fn castle_path_table(&self) -> &CastlePaths {
-        &self.castle_paths
+    internal! {
+        /// The castling paths of both colours, as the move generator takes them.
+        #[inline(always)]
+        pub fn castle_path_table(&self) -> &CastlePaths {
+            &self.castle_paths
+        }
     }
 
     /// The [`Board`] of this position (it also dereferences to it).

@@ -105,7 +105,7 @@ mod tests {
         // After 1. e4 the square e3 is set but Black cannot take: the same job as the position
         // reached with no en-passant square.
         let mut a = Position::startpos();
-        crate::uci::play_moves(&mut a, ["e2e4"]).unwrap();
+        crate::movegen::play_uci_moves(&mut a, ["e2e4"]).unwrap();
         let b = Position::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1")
             .unwrap();
         assert!(job_key::<Magic>(&a) == job_key::<Magic>(&b));

@@ -56,7 +56,7 @@ impl std::fmt::Display for TableError {
 
 impl std::error::Error for TableError {}
 
-/// What a [`Table`] keeps: the total of a subtree of at most [`crate::perft::NARROW_DEPTH`]
+/// What a [`Table`] keeps: the total of a subtree of at most `NARROW_DEPTH`
 /// plies in `u64` words (a node count, `u64`, or leaf statistics,
 /// [`crate::stats::Stats<u64>`]), and the same total of a deeper subtree, exact at any size
 /// ([`Record::Wide`]). Each kind of record says where its narrow totals are kept: counts in
@@ -75,7 +75,7 @@ pub trait Record: Copy + Send + Sync {
 }
 
 /// A transposition table for hashed counts, shared by every thread: the records of subtrees
-/// of at most [`crate::perft::NARROW_DEPTH`] plies in the part their kind of record chooses
+/// of at most `NARROW_DEPTH` plies in the part their kind of record chooses
 /// (for counts lock-free, see the module's documentation), the records too large for it in a
 /// locked part that keeps them exactly at any size (see [`crate::nodes`]). `Table` alone is
 /// a table of node counts; `Table<Stats<u64>>` keeps leaf statistics
@@ -235,13 +235,15 @@ impl<N: Record> Table<N> {
     }
 }
 
-/// The memory the system says it can give without swapping (`MemAvailable` in `/proc/meminfo`),
-/// in bytes; `None` where that is not known.
-pub fn available_memory() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb.saturating_mul(1024))
+internal! {
+    /// The memory the system says it can give without swapping (`MemAvailable` in `/proc/meminfo`),
+    /// in bytes; `None` where that is not known.
+    pub fn available_memory() -> Option<u64> {
+        let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+        let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+        let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+        Some(kb.saturating_mul(1024))
+    }
 }
 
 /// Entries [`auto_mb`] gives each estimated distinct position while the table stays within
@@ -252,36 +254,38 @@ const ENTRIES_EACH: f64 = 2.0;
 /// 8 GiB, about 9 s of mapping on this project's VM.
 const SMALL_TABLE: f64 = (8u64 << 30) as f64;
 
-/// The size in MiB of a table for a count of about `leaves` leaves at `depth` (`--hash auto`),
-/// with `available` bytes of memory (see [`available_memory`]; 1 GiB assumed when unknown).
-///
-/// Entries are stored for nodes two or more plies from the leaves, so the table is sized for
-/// the distinct positions of the ply two above the leaves: estimated as the nodes visited there
-/// (`leaves / b^2`, with `b` the mean branching factor `leaves^(1/depth)`) divided by 2.5 per
-/// ply beyond the fifth (the start position's nodes per distinct position grow about that fast:
-/// 2.3x, 2.6x, 2.9x, 3.0x from ply 5 to 8, OEIS A083276 against the published perft counts),
-/// two depth-2 entries each (and the deep part beside them), but no more than 8 GiB unless one
-/// entry each is more than that (then one each). Mapping costs time in proportion to size, so
-/// capacity is worth it only while it saves more counting than that (the sizes measured are
-/// in docs/performance.md). Never more than
-/// the available memory less a tenth of it (at least 1 GiB left over); at least 1 MiB; none at
-/// all below depth 3, where nothing is looked up but the root.
-pub fn auto_mb(leaves: f64, depth: u32, available: Option<u64>) -> usize {
-    if depth < 3 || leaves.is_nan() || leaves < 1.0 {
-        return 0;
+internal! {
+    /// The size in MiB of a table for a count of about `leaves` leaves at `depth` (`--hash auto`),
+    /// with `available` bytes of memory (see [`available_memory`]; 1 GiB assumed when unknown).
+    ///
+    /// Entries are stored for nodes two or more plies from the leaves, so the table is sized for
+    /// the distinct positions of the ply two above the leaves: estimated as the nodes visited there
+    /// (`leaves / b^2`, with `b` the mean branching factor `leaves^(1/depth)`) divided by 2.5 per
+    /// ply beyond the fifth (the start position's nodes per distinct position grow about that fast:
+    /// 2.3x, 2.6x, 2.9x, 3.0x from ply 5 to 8, OEIS A083276 against the published perft counts),
+    /// two depth-2 entries each (and the deep part beside them), but no more than 8 GiB unless one
+    /// entry each is more than that (then one each). Mapping costs time in proportion to size, so
+    /// capacity is worth it only while it saves more counting than that (the sizes measured are
+    /// in docs/performance.md). Never more than
+    /// the available memory less a tenth of it (at least 1 GiB left over); at least 1 MiB; none at
+    /// all below depth 3, where nothing is looked up but the root.
+    pub fn auto_mb(leaves: f64, depth: u32, available: Option<u64>) -> usize {
+        if depth < 3 || leaves.is_nan() || leaves < 1.0 {
+            return 0;
+        }
+        let available = available.unwrap_or(1 << 30) as f64;
+        let budget = available - (available / 10.0).max((1u64 << 30) as f64);
+        let b = leaves.powf(1.0 / depth as f64).max(1.0);
+        let distinct = leaves / (b * b) / 2.5f64.powi(depth.saturating_sub(5) as i32);
+        let one_each = distinct * BYTES_EACH;
+        // The lock-free parts get what the wide part leaves (see [`Record::WIDE_SHARE`]).
+        let share = <u64 as Record>::WIDE_SHARE as f64;
+        let with_wide = share / (share - 1.0);
+        let bytes = (ENTRIES_EACH * one_each * with_wide)
+            .min(one_each.max(SMALL_TABLE))
+            .min(budget);
+        ((bytes / (1u64 << 20) as f64) as usize).max(1)
     }
-    let available = available.unwrap_or(1 << 30) as f64;
-    let budget = available - (available / 10.0).max((1u64 << 30) as f64);
-    let b = leaves.powf(1.0 / depth as f64).max(1.0);
-    let distinct = leaves / (b * b) / 2.5f64.powi(depth.saturating_sub(5) as i32);
-    let one_each = distinct * BYTES_EACH;
-    // The lock-free parts get what the wide part leaves (see [`Record::WIDE_SHARE`]).
-    let share = <u64 as Record>::WIDE_SHARE as f64;
-    let with_wide = share / (share - 1.0);
-    let bytes = (ENTRIES_EACH * one_each * with_wide)
-        .min(one_each.max(SMALL_TABLE))
-        .min(budget);
-    ((bytes / (1u64 << 20) as f64) as usize).max(1)
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! count, the divide, a suite, the statistics, split/work/merge, `perft uci`, the server's API
 //! and `perft diff` over UCI and over the perftree contract.
 //!
-//! Counts asserted: the published Chess960 suite (tests/data/chess960.epd, its sources in its
+//! Counts asserted: the published Chess960 suite (suites/chess960.epd, its sources in its
 //! header: frc-000's perft 1 to 5 are 21, 528, 12,189, 326,672 and 8,146,062; frc-001's perft 3
 //! 18,002), shakmaty's divide and leaf statistics (an independent generator and classifier),
 //! and Debian's Stockfish with UCI_Chess960 (an independent engine).

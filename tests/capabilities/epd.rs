@@ -1,5 +1,6 @@
 //! The suite reader on its own: both formats, counts of any size, and every kind of bad line.
 
+use crate::common;
 use perft::Nodes;
 use perft::epd::{self, EpdErrorKind, MAX_LINE};
 
@@ -27,9 +28,7 @@ fn every_shared_suite_reads_without_error() {
         "tricky.epd",
         "chess960.epd",
     ] {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/data")
-            .join(name);
+        let path = common::data(name);
         let file = std::fs::File::open(path).unwrap();
         let mut n = 0;
         for entry in epd::read(std::io::BufReader::new(file)) {

@@ -9,7 +9,7 @@
 use crate::common;
 
 use serde_json::{Map, Value};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Output};
 
 fn bin() -> &'static str {
@@ -17,9 +17,7 @@ fn bin() -> &'static str {
 }
 
 fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
-        .join(name)
+    crate::common::data(name)
 }
 
 fn run(args: &[&str]) -> Output {

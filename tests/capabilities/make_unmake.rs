@@ -107,7 +107,7 @@ fn transpositions_share_a_key() {
 fn move_counters() {
     let after = |fen: &str, uci: &str| {
         let mut pos = Position::from_fen(fen).unwrap();
-        perft::uci::play_moves(&mut pos, [uci]).unwrap();
+        perft::movegen::play_uci_moves(&mut pos, [uci]).unwrap();
         pos.to_fen()
     };
     let fen = "4k3/8/8/8/8/8/R6r/4K3 w - - 7 9";

@@ -188,10 +188,14 @@ fn every_output_the_readme_shows_is_what_perft_prints() {
 fn shown_outputs(readme: &str) -> Vec<(String, Vec<String>)> {
     let mut out: Vec<(String, Vec<String>)> = Vec::new();
     let (mut in_text, mut continued) = (false, false);
+    // Whether this block has shown a command yet: the lines of a block without one (the output
+    // of a `cargo run`, say) belong to no perft command.
+    let mut has_command = false;
     for line in readme.lines() {
         if line.starts_with("```") {
             in_text = line == "```text";
             continued = false;
+            has_command = false;
             continue;
         }
         if !in_text {
@@ -205,8 +209,9 @@ fn shown_outputs(readme: &str) -> Vec<(String, Vec<String>)> {
         }
         if let Some(cmd) = line.strip_prefix("$ ") {
             continued = cmd.trim_end().ends_with('\\');
+            has_command = true;
             out.push((cmd.trim_end_matches('\\').trim().to_string(), Vec::new()));
-        } else if let Some((_, shown)) = out.last_mut()
+        } else if let Some((_, shown)) = out.last_mut().filter(|_| has_command)
             && !line.trim().is_empty()
         {
             shown.push(line.to_string());

@@ -6,7 +6,7 @@
 //!
 //! Counts asserted: the start position's perft 2 (400) and 3 (8,902), perft 2 after e2e4 (600)
 //! and perft 4 divide for e2e4 (13,160), Kiwipete's perft 2 (2,039): the Chess Programming
-//! Wiki's "Perft Results" page (tests/data/standard.epd) and Stockfish's divide (the fake
+//! Wiki's "Perft Results" page (suites/standard.epd) and Stockfish's divide (the fake
 //! engine with `--bug none` gives the published counts); the fake engine's own 197,279
 //! is the published 197,281 less the two leaves it forgets: it omits b8c6 in the position after
 //! 1. e4 e5 2. Nf3, reached at depth 3 under e2e4 and, by transposition, under g1f3.

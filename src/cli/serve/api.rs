@@ -5,10 +5,11 @@ use super::Settings;
 use super::http::clip;
 use crate::cli::common::{Names, build_position};
 use crate::cli::diff::FailureJson;
-use perft::diff::{Outcome, Stopped, find_divergence_watched};
+use perft::diff::EngineUnderTest;
 use perft::engine::Engine;
 use perft::perft::{Cancelled, Options, Watch, divide_watched};
 use perft::tt::Table;
+use perft::validate::{Descent, Outcome, Stopped, find_divergence_with};
 use perft::{Nodes, Position, Sliders};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -411,22 +412,25 @@ pub(super) fn diff<S: Sliders>(state: &State, query: &str) -> Answer {
         };
         *lock(&job.stage) = format!("comparing at depth {depth} {place}");
     };
-    let found = find_divergence_watched::<S>(
-        &mut lock(engine),
-        &q.root,
-        &q.moves,
-        q.depth,
-        state.options(),
-        &job.watch,
-        &mut step,
-    );
+    let how = Descent {
+        opts: state.options(),
+        watch: &job.watch,
+        first: None,
+        on_step: &mut step,
+    };
+    let mut engine = lock(engine);
+    let mut theirs = EngineUnderTest {
+        engine: &mut engine,
+        stop: &|| job.watch.is_cancelled(),
+    };
+    let found = find_divergence_with::<S, _>(&mut theirs, &q.root, &q.moves, q.depth, how);
     match found {
         Ok(report) => match report.outcome {
             Outcome::Agree { .. } => Answer::json(200, &()),
             _ => Answer::json(200, &FailureJson::new(q.depth, &q.fen, &report)),
         },
         Err(Stopped::Cancelled) => cancelled(&job),
-        Err(Stopped::Engine(e)) => Answer::error(502, &format!("the engine failed: {e}")),
+        Err(Stopped::Fatal(e)) => Answer::error(502, &format!("the engine failed: {e}")),
     }
 }
 
