@@ -3,28 +3,32 @@
 use super::common::{
     CountArgs, MAX_DEPTH, OPTION_NAMES, SliderJob, build_position, move_list, with_sliders,
 };
+use super::engine::{ProtocolArg, make_engine};
 use super::input::Input;
+use super::json::LineError;
+use super::json::diff::{
+    DiffOneJson, DiffPositionJson, DiffSuiteJson, DiffSummaryJson, FailureJson, KindJson,
+    ReportEntryJson, descent_and_conclusion, report_lines,
+};
 use super::progress::Progress;
-use super::serve::report::{self, Entry};
+use super::serve::report;
 use super::suite::{auto_table_size, depth_list, name_cell, name_width};
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use perft::Nodes;
 use perft::attacks::Sliders;
 use perft::diff::{EngineUnderTest, never};
-use perft::engine::{Engine, Protocol};
+use perft::engine::Engine;
 use perft::epd;
 use perft::perft::{Options, estimate_leaves};
 use perft::suite::{self, Limits};
 use perft::tt::Table;
 use perft::validate::{
-    ClassifiedMove, Descent, MoveClass, Outcome, PositionDiff, Report, Stopped, Totals,
-    check_position, find_divergence_with,
+    Descent, MoveClass, Outcome, PositionDiff, Stopped, Totals, check_position,
+    find_divergence_with,
 };
-use serde::Serialize;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Duration;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -89,25 +93,6 @@ pub struct Args {
     pub count: CountArgs,
 }
 
-#[derive(clap::ValueEnum, Clone, Copy, Debug)]
-pub enum ProtocolArg {
-    Uci,
-    Perftree,
-}
-
-/// The engine `command`, spoken to in `protocol`, each query bounded by `timeout` seconds.
-pub fn make_engine(command: &str, protocol: ProtocolArg, timeout: f64) -> Result<Engine> {
-    let protocol = match protocol {
-        ProtocolArg::Uci => Protocol::Uci,
-        ProtocolArg::Perftree => Protocol::Perftree,
-    };
-    let timeout = Duration::try_from_secs_f64(timeout)
-        .ok()
-        .filter(|t| !t.is_zero())
-        .context("--timeout must be a positive number of seconds")?;
-    Ok(Engine::new(command, protocol, timeout))
-}
-
 impl Args {
     fn engine(&self) -> Result<Engine> {
         make_engine(&self.engine, self.protocol, self.timeout)
@@ -119,134 +104,6 @@ impl Args {
             ProtocolArg::Perftree => "perftree",
         }
     }
-}
-
-/// `after: e2e4 e7e5` or `at the root`.
-fn place(moves: &[String]) -> String {
-    if moves.is_empty() {
-        "at the root".to_string()
-    } else {
-        format!("after: {}", moves.join(" "))
-    }
-}
-
-/// `e1g1 (castling), e5d6 (en passant)`, or `(none)`.
-fn classified(moves: &[ClassifiedMove]) -> String {
-    if moves.is_empty() {
-        return "(none)".to_string();
-    }
-    moves
-        .iter()
-        .map(|m| format!("{} ({})", m.uci, m.class.name()))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// The descent and its conclusion, as lines of text.
-fn report_lines(report: &Report) -> Vec<String> {
-    let (mut lines, conclusion) = descent_and_conclusion(report);
-    lines.extend(conclusion);
-    lines
-}
-
-/// The descent's lines, and the conclusion's.
-fn descent_and_conclusion(report: &Report) -> (Vec<String>, Vec<String>) {
-    let mut descent = Vec::new();
-    for step in &report.steps {
-        let path = if step.moves.is_empty() {
-            "(root)".to_string()
-        } else {
-            step.moves.join(" ")
-        };
-        descent.push(format!(
-            "depth {}: {path}: engine {}, perft {}",
-            step.depth, step.theirs, step.ours
-        ));
-        if let Some((mv, theirs, ours)) = &step.follow {
-            descent.push(format!(
-                "  {mv}: engine {theirs}, perft {ours} -> descending into {mv}"
-            ));
-        }
-    }
-    let mut out = Vec::new();
-    match &report.outcome {
-        Outcome::Agree { nodes } => out.push(format!("no difference: both count {nodes} nodes")),
-        Outcome::MoveListDiffers {
-            moves,
-            fen,
-            in_check,
-            missed,
-            invented,
-            unread,
-        } => {
-            let check = if *in_check {
-                " (side to move in check)"
-            } else {
-                ""
-            };
-            out.push(format!(
-                "the engine's legal moves differ {}{check}",
-                place(moves)
-            ));
-            out.push(format!("FEN: {fen}"));
-            out.push(format!("moves the engine missed:   {}", classified(missed)));
-            out.push(format!(
-                "moves the engine invented: {}",
-                classified(invented)
-            ));
-            if !unread.is_empty() {
-                out.push(format!(
-                    "lines of its answer not understood: '{}'",
-                    unread.join("', '")
-                ));
-            }
-        }
-        Outcome::OtherPosition {
-            moves,
-            fen,
-            examples,
-        } => {
-            out.push(format!(
-                "{}: the engine answers for another position: most of its moves move \
-                 pieces that are not there ({})",
-                place(moves),
-                examples.join(", ")
-            ));
-            out.push(format!("FEN: {fen}"));
-        }
-        Outcome::TotalDiffers {
-            moves,
-            fen,
-            ours,
-            theirs,
-        } => {
-            out.push(format!(
-                "{}: every move's count agrees, but the engine's total is {theirs} (sum {ours})",
-                place(moves)
-            ));
-            out.push(format!("FEN: {fen}"));
-        }
-        Outcome::Inconsistent { moves, fen, detail } => {
-            out.push(format!(
-                "the engine is inconsistent {}: {detail}",
-                place(moves)
-            ));
-            out.push(format!("FEN: {fen}"));
-        }
-        Outcome::Failed {
-            moves,
-            fen,
-            depth,
-            error,
-        } => {
-            out.push(format!(
-                "{}, depth {depth}: {error}; it is restarted for the next query",
-                place(moves)
-            ));
-            out.push(format!("FEN: {fen}"));
-        }
-    }
-    (descent, out)
 }
 
 pub fn run(args: &Args) -> Result<ExitCode> {
@@ -322,7 +179,7 @@ fn run_one<S: Sliders>(args: &Args) -> Result<ExitCode> {
         } else {
             format!("The engine goes wrong at depth {depth}.")
         };
-        let entry = Entry {
+        let entry = ReportEntryJson {
             name: if moves.is_empty() {
                 "The position".to_string()
             } else {
@@ -341,7 +198,7 @@ fn run_one<S: Sliders>(args: &Args) -> Result<ExitCode> {
             _ => None,
         };
         let root_fen = root.to_fen();
-        let doc = OneJson {
+        let doc = DiffOneJson {
             fen: root_fen.clone(),
             moves: moves.clone(),
             depth,
@@ -376,176 +233,6 @@ fn run_one<S: Sliders>(args: &Args) -> Result<ExitCode> {
         writeln!(out, "{l}")?;
     }
     Ok(ExitCode::from(1))
-}
-
-/// The JSON document of `diff --suite --json`.
-#[derive(Serialize)]
-struct SuiteJson {
-    file: String,
-    engine: String,
-    protocol: &'static str,
-    positions: Vec<PositionJson>,
-    errors: Vec<LineError>,
-    summary: SummaryJson,
-}
-
-#[derive(Serialize)]
-struct PositionJson {
-    line: usize,
-    id: Option<String>,
-    fen: String,
-    pass: bool,
-    checks: Vec<CheckJson>,
-    failure: Option<FailureJson>,
-}
-
-#[derive(Serialize)]
-struct CheckJson {
-    depth: u32,
-    expected: Nodes,
-    engine: Option<Nodes>,
-    pass: Option<bool>,
-    skipped: Option<&'static str>,
-}
-
-/// A failure found by the descent, as `--json` (and `perft serve`'s `/api/diff`) show it.
-#[derive(Serialize)]
-pub struct FailureJson {
-    depth: u32,
-    category: &'static str,
-    /// Moves from the root to the position the descent ended at, and its FEN.
-    moves: Vec<String>,
-    fen: String,
-    in_check: Option<bool>,
-    missed: Vec<MoveJson>,
-    invented: Vec<MoveJson>,
-    /// The engine's error, if it crashed, hung or printed garbage.
-    error: Option<String>,
-    /// The report as text, line by line.
-    text: Vec<String>,
-}
-
-impl FailureJson {
-    /// The failure found at `depth` below the position `fen`.
-    pub fn new(depth: u32, fen: &str, report: &Report) -> FailureJson {
-        let mut f = FailureJson {
-            depth,
-            category: report.outcome.category(),
-            moves: Vec::new(),
-            fen: fen.to_string(),
-            in_check: None,
-            missed: Vec::new(),
-            invented: Vec::new(),
-            error: None,
-            text: report_lines(report),
-        };
-        if let Some((moves, fen)) = report.outcome.position() {
-            (f.moves, f.fen) = (moves.to_vec(), fen.to_string());
-        }
-        match &report.outcome {
-            Outcome::MoveListDiffers {
-                in_check,
-                missed,
-                invented,
-                ..
-            } => {
-                f.in_check = Some(*in_check);
-                (f.missed, f.invented) = (moves_json(missed), moves_json(invented));
-            }
-            Outcome::Failed { error, .. } => f.error = Some(error.to_string()),
-            _ => {}
-        }
-        f
-    }
-}
-
-/// The JSON document of `diff --json` for one position: the position, the depth, and the
-/// failure found (null when the engine agrees), the same object as a suite position's.
-#[derive(Serialize)]
-struct OneJson {
-    fen: String,
-    moves: Vec<String>,
-    depth: u32,
-    engine: String,
-    protocol: &'static str,
-    pass: bool,
-    nodes: Option<Nodes>,
-    failure: Option<FailureJson>,
-}
-
-#[derive(Serialize)]
-struct MoveJson {
-    #[serde(rename = "move")]
-    mv: String,
-    kind: &'static str,
-}
-
-#[derive(Serialize)]
-struct LineError {
-    line: usize,
-    message: String,
-}
-
-#[derive(Serialize)]
-struct SummaryJson {
-    positions: usize,
-    positions_passed: usize,
-    positions_failed: usize,
-    checks_run: usize,
-    checks_skipped: usize,
-    bad_lines: usize,
-    restarts: usize,
-    engine_could_not_run: Option<String>,
-    failures: std::collections::BTreeMap<&'static str, usize>,
-    by_kind: Vec<KindJson>,
-    max_depth: u32,
-    max_nodes: u128,
-}
-
-#[derive(Serialize)]
-struct KindJson {
-    kind: &'static str,
-    missed: usize,
-    missed_in_check: usize,
-    invented: usize,
-    invented_in_check: usize,
-}
-
-fn moves_json(moves: &[ClassifiedMove]) -> Vec<MoveJson> {
-    moves
-        .iter()
-        .map(|m| MoveJson {
-            mv: m.uci.clone(),
-            kind: m.class.name(),
-        })
-        .collect()
-}
-
-impl PositionJson {
-    fn from(d: &PositionDiff) -> PositionJson {
-        let failure = d
-            .failure
-            .as_ref()
-            .map(|(depth, report)| FailureJson::new(*depth, &d.fen, report));
-        PositionJson {
-            line: d.line,
-            id: d.id.clone(),
-            fen: d.fen.clone(),
-            pass: d.passed(),
-            checks: d
-                .checks
-                .iter()
-                .map(|c| CheckJson {
-                    depth: c.depth,
-                    expected: c.expected,
-                    engine: c.theirs,
-                    pass: c.theirs.map(|n| n == c.expected),
-                    skipped: c.skipped.map(|s| s.describe()),
-                })
-                .collect(),
-            failure,
-        }
-    }
 }
 
 /// The text lines of one suite position.
@@ -655,7 +342,7 @@ fn run_suite<S: Sliders>(args: &Args, path: &Path) -> Result<ExitCode> {
                         Ok(d) => {
                             tally.add(&d);
                             if html.is_some() {
-                                html_entries.push(Entry {
+                                html_entries.push(ReportEntryJson {
                                     name: d.name(),
                                     fen: d.fen.clone(),
                                     pass: d.passed(),
@@ -665,7 +352,7 @@ fn run_suite<S: Sliders>(args: &Args, path: &Path) -> Result<ExitCode> {
                                 });
                             }
                             if args.json {
-                                json_positions.push(PositionJson::from(&d));
+                                json_positions.push(DiffPositionJson::from(&d));
                             } else {
                                 for l in position_lines(&d, width) {
                                     progress.println(&l);
@@ -712,11 +399,11 @@ fn run_suite<S: Sliders>(args: &Args, path: &Path) -> Result<ExitCode> {
                 }
             })
             .collect();
-        let doc = SuiteJson {
+        let doc = DiffSuiteJson {
             file: file_name,
             engine: args.engine.clone(),
             protocol: args.protocol_name(),
-            summary: SummaryJson {
+            summary: DiffSummaryJson {
                 positions: tally.positions,
                 positions_passed: tally.passed,
                 positions_failed: tally.failed,

@@ -5,13 +5,14 @@ use super::common::{
     CountArgs, HashSize, MAX_DEPTH, OPTION_NAMES, SliderChoice, SliderJob, build_position,
     hash_label, many, move_list, plural, with_sliders,
 };
+use super::json::ErrorJson;
+use super::json::shards::{MergeJson, MissingJson};
 use anyhow::{Result, bail};
 use perft::perft::estimate_leaves;
 use perft::shards::{self, Shard, SplitRequest, WorkOptions};
 use perft::stats::{Stats, StatsTable};
 use perft::tt::{self, Table};
 use perft::{Nodes, Position, Sliders};
-use serde::Serialize;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -301,31 +302,6 @@ fn progress_bar(jobs: u64) -> Option<indicatif::ProgressBar> {
     })
 }
 
-#[derive(Serialize)]
-struct MergeJson {
-    split: String,
-    fen: String,
-    moves: Vec<String>,
-    rules: String,
-    depth: u32,
-    at: u32,
-    complete: bool,
-    /// perft `depth` of the root; null while jobs are missing.
-    total: Option<Nodes>,
-    stats: Option<Stats>,
-    jobs: u64,
-    jobs_done: u64,
-    nodes_counted: Nodes,
-    work_seconds: f64,
-    missing: Vec<MissingJson>,
-}
-
-#[derive(Serialize)]
-struct MissingJson {
-    shard: String,
-    id: u64,
-}
-
 pub fn merge(args: &MergeArgs) -> Result<ExitCode> {
     let merged = match shards::merge(&args.dir) {
         Ok(merged) if merged.manifest.is_some() => merged,
@@ -336,13 +312,8 @@ pub fn merge(args: &MergeArgs) -> Result<ExitCode> {
             };
             // A script reading the JSON gets a document either way: `{"error": ...}`.
             if args.json {
-                #[derive(Serialize)]
-                struct ErrorJson {
-                    error: String,
-                }
-                let doc = ErrorJson {
-                    error: format!("{error:#}"),
-                };
+                let message = format!("{error:#}");
+                let doc = ErrorJson { error: &message };
                 println!("{}", serde_json::to_string_pretty(&doc)?);
             }
             return Err(error);

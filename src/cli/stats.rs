@@ -2,44 +2,14 @@
 //! them, or as one JSON document with the Grand Chess Tree's finer split.
 
 use super::common::{Common, SliderJob, hash_label, mnps, rules_label};
+use super::json::stats::{StatsJson, StatsRowJson};
 use anyhow::Result;
 use perft::cpu::Simd;
 use perft::perft::estimate_leaves;
 use perft::stats::{Stats, StatsTable, divide_stats, stats_with};
 use perft::{Nodes, Position, Sliders};
-use serde::Serialize;
 use std::process::ExitCode;
 use std::time::Instant;
-
-/// One row of the JSON document: the record's fields as the Grand Chess Tree names them (see
-/// [`Stats`]'s JSON form), after the depth or the move.
-#[derive(Serialize)]
-struct Row {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    depth: Option<u32>,
-    #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
-    mv: Option<String>,
-    #[serde(flatten)]
-    stats: Stats,
-}
-
-impl Row {
-    fn new(depth: Option<u32>, mv: Option<String>, s: &Stats) -> Row {
-        Row {
-            depth,
-            mv,
-            stats: *s,
-        }
-    }
-}
-
-#[derive(Serialize)]
-struct Document {
-    fen: String,
-    depths: Vec<Row>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    divide: Option<Vec<Row>>,
-}
 
 /// The Wiki's columns of one row, after its label.
 fn wiki_row(label: &str, s: &Stats) -> String {
@@ -117,16 +87,16 @@ impl SliderJob for StatsJob<'_> {
         });
         let elapsed = start.elapsed();
         if self.json {
-            let doc = Document {
+            let doc = StatsJson {
                 fen: self.pos.to_fen(),
                 depths: rows
                     .iter()
-                    .map(|(d, s)| Row::new(Some(*d), None, s))
+                    .map(|(d, s)| StatsRowJson::new(Some(*d), None, s))
                     .collect(),
                 divide: divide.as_ref().map(|lines| {
                     lines
                         .iter()
-                        .map(|(mv, s)| Row::new(None, Some(mv.clone()), s))
+                        .map(|(mv, s)| StatsRowJson::new(None, Some(mv.clone()), s))
                         .collect()
                 }),
             };

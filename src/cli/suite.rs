@@ -4,6 +4,8 @@ use super::common::{
     Common, MAX_DEPTH, SliderJob, counting_name, mnps, mnps_label, plural, setup_label,
 };
 use super::input::Input;
+use super::json::LineError;
+use super::json::suite::{SuiteJson, SuitePositionJson, SuiteSummaryJson};
 use super::progress::Progress;
 use anyhow::{Result, bail};
 use perft::compare::Work;
@@ -11,7 +13,7 @@ use perft::epd;
 use perft::perft::Options;
 use perft::suite::{self, Limits, PositionReport, Summary};
 use perft::{Magic, Nodes, Sliders};
-use serde::Serialize;
+
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -61,112 +63,6 @@ impl Args {
             }
         }
         Ok(())
-    }
-}
-
-/// The JSON document of `--suite --json`.
-#[derive(Serialize)]
-struct Report {
-    file: String,
-    positions: Vec<PositionJson>,
-    errors: Vec<LineError>,
-    summary: SummaryJson,
-}
-
-#[derive(Serialize)]
-struct PositionJson {
-    line: usize,
-    id: Option<String>,
-    fen: String,
-    pass: bool,
-    nodes: Nodes,
-    time: f64,
-    checks: Vec<CheckJson>,
-    divide: Option<DivideJson>,
-}
-
-#[derive(Serialize)]
-struct CheckJson {
-    depth: u32,
-    expected: Nodes,
-    actual: Option<Nodes>,
-    pass: Option<bool>,
-    skipped: Option<&'static str>,
-    time: f64,
-}
-
-#[derive(Serialize)]
-struct DivideJson {
-    depth: u32,
-    moves: Vec<MoveCount>,
-}
-
-#[derive(Serialize)]
-struct MoveCount {
-    #[serde(rename = "move")]
-    mv: String,
-    nodes: Nodes,
-}
-
-#[derive(Serialize)]
-struct LineError {
-    line: usize,
-    message: String,
-}
-
-#[derive(Serialize)]
-struct SummaryJson {
-    positions: usize,
-    positions_passed: usize,
-    positions_failed: usize,
-    checks_run: usize,
-    checks_passed: usize,
-    checks_failed: usize,
-    checks_skipped: usize,
-    bad_lines: usize,
-    nodes: Nodes,
-    time: f64,
-    mnps: f64,
-    counting: &'static str,
-    sliders: &'static str,
-    threads: usize,
-    hash_mb: usize,
-    max_depth: u32,
-    max_nodes: u128,
-}
-
-impl PositionJson {
-    fn from(r: &PositionReport) -> PositionJson {
-        PositionJson {
-            line: r.line,
-            id: r.id.clone(),
-            fen: r.fen.clone(),
-            pass: r.passed(),
-            nodes: r.nodes(),
-            time: r.time().as_secs_f64(),
-            checks: r
-                .checks
-                .iter()
-                .map(|c| CheckJson {
-                    depth: c.depth,
-                    expected: c.expected,
-                    actual: c.actual,
-                    pass: c.actual.map(|_| c.passed()),
-                    skipped: c.skipped.map(|s| s.describe()),
-                    time: c.time.as_secs_f64(),
-                })
-                .collect(),
-            divide: r.divide.as_ref().map(|(depth, moves)| DivideJson {
-                depth: *depth,
-                moves: moves
-                    .iter()
-                    .map(|(m, n)| MoveCount {
-                        mv: m.clone(),
-                        nodes: *n,
-                    })
-                    .collect(),
-            }),
-        }
     }
 }
 
@@ -391,7 +287,7 @@ impl SliderJob for Suite<'_> {
                         });
                         summary.add(&report);
                         if args.json {
-                            json_positions.push(PositionJson::from(&report));
+                            json_positions.push(SuitePositionJson::from(&report));
                         } else {
                             for l in position_lines(&report, width) {
                                 progress.println(&l);
@@ -419,11 +315,11 @@ impl SliderJob for Suite<'_> {
             );
         }
         if args.json {
-            let report = Report {
+            let report = SuiteJson {
                 file: file_name,
                 positions: json_positions,
                 errors: json_errors,
-                summary: SummaryJson {
+                summary: SuiteSummaryJson {
                     positions: summary.positions,
                     positions_passed: summary.positions_passed,
                     positions_failed: summary.positions_failed,

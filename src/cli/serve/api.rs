@@ -2,9 +2,11 @@
 //! and `/api/info`. One count runs at a time; a new divide or diff cancels the one running.
 
 use super::Settings;
-use super::http::clip;
+use super::clip;
 use crate::cli::common::{Names, build_position};
-use crate::cli::diff::FailureJson;
+use crate::cli::json::ErrorJson;
+use crate::cli::json::diff::FailureJson;
+use crate::cli::json::serve::{InfoJson, ProgressJson, RowJson, ServeDivideJson};
 use perft::diff::EngineUnderTest;
 use perft::engine::Engine;
 use perft::perft::{Cancelled, Options, Watch, divide_watched};
@@ -50,11 +52,7 @@ impl Answer {
 
     /// `{"error": message}` with `status`.
     pub(super) fn error(status: u16, message: &str) -> Answer {
-        #[derive(Serialize)]
-        struct Error<'a> {
-            error: &'a str,
-        }
-        let body = serde_json::to_vec(&Error { error: message }).unwrap_or_default();
+        let body = serde_json::to_vec(&ErrorJson { error: message }).unwrap_or_default();
         Answer {
             status,
             content_type: "application/json",
@@ -283,35 +281,6 @@ impl Query {
     }
 }
 
-#[derive(Serialize)]
-struct DivideJson {
-    /// The position divided (after the moves).
-    fen: String,
-    /// The position the moves start from, and the moves.
-    root: String,
-    played: Vec<String>,
-    chess960: bool,
-    depth: u32,
-    in_check: bool,
-    total: Nodes,
-    moves: Vec<RowJson>,
-    seconds: f64,
-    mnps: f64,
-    engine_name: Option<String>,
-    engine_total: Option<Nodes>,
-    engine_error: Option<String>,
-}
-
-#[derive(Serialize)]
-struct RowJson {
-    #[serde(rename = "move")]
-    mv: String,
-    /// Ours; null for a move only the engine lists.
-    nodes: Option<Nodes>,
-    /// The engine's; null without an engine, or for a move it does not list.
-    engine: Option<Nodes>,
-}
-
 /// `GET /api/divide`: our divide of the position (and the engine's, if there is one).
 pub(super) fn divide<S: Sliders>(state: &State, query: &str) -> Answer {
     let (q, pos) = match Query::parse(query, state.settings.max_depth) {
@@ -370,7 +339,7 @@ pub(super) fn divide<S: Sliders>(state: &State, query: &str) -> Answer {
     };
     Answer::json(
         200,
-        &DivideJson {
+        &ServeDivideJson {
             fen: pos.to_fen(),
             root: q.fen,
             played: q.moves,
@@ -434,18 +403,6 @@ pub(super) fn diff<S: Sliders>(state: &State, query: &str) -> Answer {
     }
 }
 
-#[derive(Serialize)]
-struct ProgressJson {
-    running: bool,
-    kind: Option<&'static str>,
-    stage: Option<String>,
-    /// Tasks of our count done, and all of them.
-    done: usize,
-    total: usize,
-    seconds: f64,
-    cancelled: bool,
-}
-
 /// `GET /api/progress`: the count running, if any, and how far it has got.
 pub(super) fn progress(state: &State) -> Answer {
     let p = match state.running_job() {
@@ -487,18 +444,6 @@ pub(super) fn cancel(state: &State) -> Answer {
         cancelled: bool,
     }
     Answer::json(200, &Cancel { cancelled })
-}
-
-#[derive(Serialize)]
-struct InfoJson<'a> {
-    version: &'static str,
-    /// The token the requests that count must carry (in the `X-Perft-Token` header): readable
-    /// by the page and by scripts, not by a page of another site.
-    token: &'a str,
-    engine: Option<String>,
-    max_depth: u32,
-    threads: usize,
-    counts_served: u64,
 }
 
 /// `GET /api/info`: what the server was started with.

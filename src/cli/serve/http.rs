@@ -7,6 +7,7 @@
 //! and takes nothing on trust); reading, limits and answers are here.
 
 use super::api::{self, Answer, State};
+use super::clip;
 use perft::Sliders;
 use std::io::{Read, Write};
 use std::net::{Shutdown, TcpStream};
@@ -362,15 +363,6 @@ impl Route {
             self,
             Route::Divide | Route::Diff | Route::Progress | Route::Cancel
         )
-    }
-}
-
-/// At most 80 characters of what a request said, for an error message.
-pub(super) fn clip(s: &str) -> String {
-    if s.chars().count() > 80 {
-        s.chars().take(80).chain("...".chars()).collect()
-    } else {
-        s.to_string()
     }
 }
 

@@ -16,7 +16,7 @@ mod http;
 pub mod report;
 
 use super::common::{CountArgs, MAX_DEPTH, SliderJob, with_sliders};
-use super::diff::ProtocolArg;
+use super::engine::{ProtocolArg, make_engine};
 use anyhow::{Context, Result};
 use perft::cpu::Simd;
 use perft::engine::Engine;
@@ -110,7 +110,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     // The engine starts once the address is ours, so a refused one does not start it.
     let engine = match &args.engine {
         Some(command) => {
-            let mut engine = super::diff::make_engine(command, args.protocol, args.timeout)?;
+            let mut engine = make_engine(command, args.protocol, args.timeout)?;
             engine
                 .start()
                 .with_context(|| format!("the engine '{command}' did not start"))?;
@@ -232,5 +232,14 @@ fn open_browser(url: &str) {
             });
         }
         Err(e) => eprintln!("perft serve: could not run {opener}: {e}; open {url} by hand"),
+    }
+}
+
+/// At most 80 characters of what a request said, for an error message.
+fn clip(s: &str) -> String {
+    if s.chars().count() > 80 {
+        s.chars().take(80).chain("...".chars()).collect()
+    } else {
+        s.to_string()
     }
 }

@@ -3,30 +3,14 @@
 //! failure, the board at the point of difference with the missed and invented moves drawn.
 
 use super::http::{BOARD, STYLE};
-use crate::cli::diff::FailureJson;
+use crate::cli::json::diff::{ReportEntryJson, ReportJson};
 use anyhow::{Context, Result};
-use serde::Serialize;
+
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 const SCRIPT: &str = include_str!("page/report.js");
-
-/// One position of the report.
-#[derive(Serialize)]
-pub struct Entry {
-    pub name: String,
-    pub fen: String,
-    pub pass: bool,
-    pub failure: Option<FailureJson>,
-}
-
-#[derive(Serialize)]
-struct Doc<'a> {
-    engine: &'a str,
-    summary: &'a str,
-    positions: &'a [Entry],
-}
 
 /// The report's file, created before the work starts so that a path that cannot be written
 /// is said at once.
@@ -46,8 +30,13 @@ impl Report {
     }
 
     /// Writes the report of `positions` compared with `engine`, under the line `summary`.
-    pub fn write(mut self, engine: &str, summary: &str, positions: &[Entry]) -> Result<()> {
-        let data = serde_json::to_string(&Doc {
+    pub fn write(
+        mut self,
+        engine: &str,
+        summary: &str,
+        positions: &[ReportEntryJson],
+    ) -> Result<()> {
+        let data = serde_json::to_string(&ReportJson {
             engine,
             summary,
             positions,
