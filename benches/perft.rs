@@ -178,7 +178,7 @@ fn reply_counters(c: &mut Criterion) {
             b.iter(|| {
                 let n: u64 = groups
                     .iter()
-                    .map(|g| perft::setwise::count_total::<Magic>(simd, g, &paths).unwrap_or(0))
+                    .map(|g| perft::lanes::count_total::<Magic>(simd, g, &paths).unwrap_or(0))
                     .sum();
                 assert_eq!(n, nodes, "wrong count, the bench is void");
                 n

@@ -72,7 +72,7 @@ internal! {
     /// board with the one-board counter and for the benches: not part of the API (perft uses
     /// the lanes itself).
     #[cfg(target_arch = "x86_64")]
-    pub mod setwise;
+    pub mod lanes;
 }
 pub mod stats;
 pub mod suite;

@@ -409,18 +409,18 @@ impl<L: BoardLeaf> Leaves<L> for OneByOne<L::Narrow> {
 }
 
 #[cfg(target_arch = "x86_64")]
-impl<V: crate::setwise::Lane> Leaves<Count> for crate::setwise::Lanes<V> {
+impl<V: crate::lanes::Lane> Leaves<Count> for crate::lanes::Lanes<V> {
     #[inline(always)]
     fn push<S: Sliders, B: Build>(&mut self, board: &Board, paths: &CastlePaths) {
-        crate::setwise::Lanes::push::<S>(self, board, paths);
+        crate::lanes::Lanes::push::<S>(self, board, paths);
     }
     #[inline(always)]
     fn finish(&mut self, paths: &CastlePaths) -> u64 {
-        crate::setwise::Lanes::finish(self, paths)
+        crate::lanes::Lanes::finish(self, paths)
     }
     #[inline(always)]
     fn push_unplayed<S: Sliders, B: Build>(&mut self, pos: &Position, times: u64) {
-        crate::setwise::Lanes::push_times::<S>(
+        crate::lanes::Lanes::push_times::<S>(
             self,
             &pos.board().passed(),
             pos.castle_path_table(),
@@ -446,7 +446,7 @@ impl<S: Sliders, B: Build, L: Leaf, V: Leaves<L>> ReplyCounter<'_, S, B, L, V> {
     /// Hands over the board the move `play` writes whole (no copy first: the players of
     /// piece moves, double pushes and promotions write every field). The child is a local
     /// value, not a field of the pass, so that where the lanes take it the compiler can keep
-    /// it in registers and store only the lanes' words (see `setwise::Lanes::push_times`).
+    /// it in registers and store only the lanes' words (see `lanes::Lanes::push_times`).
     #[inline(always)]
     fn count_fresh(&mut self, play: impl FnOnce(&Position, &mut Board)) {
         let mut child = Board::BLANK;
@@ -542,7 +542,7 @@ fn perft_2<S: Sliders, B: Build>(pos: &Position) -> u64 {
 }
 
 /// How a compiled copy counts a plain count's last two plies: [`OneBoard`], or, on x86-64, in
-/// the lanes of a vector type (`setwise::V512`, `setwise::V256`).
+/// the lanes of a vector type (`lanes::V512`, `lanes::V256`).
 pub(crate) trait LastPly {
     /// Perft of `pos` to depth 2, in the copy `B`.
     fn perft_2<S: Sliders, B: Build>(pos: &Position) -> u64;
@@ -568,13 +568,12 @@ impl LastPly for OneBoard {
 /// node's grandchildren they are faster than one board at a time even in a five-piece ending,
 /// and no slower where a table's depth-2 nodes each fill their own (a ten-piece ending).
 #[cfg(target_arch = "x86_64")]
-impl<V: crate::setwise::Lane> LastPly for V {
+impl<V: crate::lanes::Lane> LastPly for V {
     #[inline(always)]
     fn perft_2<S: Sliders, B: Build>(pos: &Position) -> u64 {
         // SAFETY: a copy counting in `V`'s lanes runs only where a `Simd` of their kind could
         // be made: the CPU has their instructions.
-        let lanes =
-            unsafe { crate::setwise::Lanes::<V>::of_side(pos.board(), !pos.side_to_move()) };
+        let lanes = unsafe { crate::lanes::Lanes::<V>::of_side(pos.board(), !pos.side_to_move()) };
         perft_2_as::<S, B, Count, _>(pos, lanes)
     }
     /// The grandchildren of all of `pos`'s children share the lanes: a batch is flushed when
@@ -587,7 +586,7 @@ impl<V: crate::setwise::Lane> LastPly for V {
         movegen::generate::<S, MoveList, true>(pos, &mut moves);
         // SAFETY: as above.
         let mut lanes =
-            unsafe { crate::setwise::Lanes::<V>::of_side(pos.board(), pos.side_to_move()) };
+            unsafe { crate::lanes::Lanes::<V>::of_side(pos.board(), pos.side_to_move()) };
         for &mv in &moves {
             let undo = pos.make(mv);
             lanes.rebase(pos.board(), pos.castle_path_table());
@@ -863,11 +862,11 @@ pub(crate) fn count_leaves<S: Sliders, L: Leaf>(
         // made where the CPU runs them.
         #[cfg(target_arch = "x86_64")]
         SimdKind::Avx512 if L::PLAIN && simd.lanes() => {
-            count_in::<S, v3::V3<crate::setwise::V512>, L>(pos, depth, table)
+            count_in::<S, v3::V3<crate::lanes::V512>, L>(pos, depth, table)
         }
         #[cfg(target_arch = "x86_64")]
         SimdKind::Avx2 if L::PLAIN && simd.lanes() => {
-            count_in::<S, v3::V3<crate::setwise::V256>, L>(pos, depth, table)
+            count_in::<S, v3::V3<crate::lanes::V256>, L>(pos, depth, table)
         }
         #[cfg(target_arch = "x86_64")]
         SimdKind::Avx512 | SimdKind::Avx2 => count_in::<S, v3::V3<OneBoard>, L>(pos, depth, table),

@@ -6,9 +6,9 @@
 use crate::{common, paths};
 
 use perft::cpu::{Simd, SimdKind};
+use perft::lanes::count_each;
 use perft::movegen::{count_legal_on, legal_moves};
 use perft::position::Board;
-use perft::setwise::count_each;
 use perft::{Magic, Position};
 
 /// Compares the two counters on the children of every node of `pos` down to `depth`; returns

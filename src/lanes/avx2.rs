@@ -1,0 +1,215 @@
+//! The lanes in an AVX2 register: four boards, a batch of eight counted in two halves; the
+//! population counts by nibble lookups (`vpshufb`) summed once per half, a leading-zero count by
+//! a smear; the counter's copies compiled for x86-64-v3.
+
+use super::kernel::{Batch, Mover, count_batch};
+use super::{LANES, Lane};
+use crate::position::CastlePaths;
+use std::arch::x86_64::*;
+use std::ops::{BitAnd, BitOr, BitXor, Not};
+
+/// One 64-bit word of each of four boards, in one AVX2 register.
+#[derive(Clone, Copy)]
+pub(crate) struct V256(__m256i);
+
+impl Lane for V256 {
+    /// All ones in the lanes chosen.
+    type Mask = V256;
+    #[inline(always)]
+    fn splat(x: u64) -> V256 {
+        V256(unsafe { _mm256_set1_epi64x(x as i64) })
+    }
+    #[inline(always)]
+    fn load(words: &[u64]) -> V256 {
+        assert!(words.len() >= 4);
+        V256(unsafe { _mm256_loadu_si256(words.as_ptr().cast()) })
+    }
+    #[inline(always)]
+    fn sum_first(self, n: usize) -> u64 {
+        unsafe {
+            let first =
+                _mm256_cmpgt_epi64(_mm256_set1_epi64x(n as i64), _mm256_setr_epi64x(0, 1, 2, 3));
+            let v = _mm256_and_si256(self.0, first);
+            let s = _mm_add_epi64(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
+            _mm_cvtsi128_si64(_mm_add_epi64(s, _mm_unpackhi_epi64(s, s))) as u64
+        }
+    }
+    #[inline(always)]
+    fn sh(self, s: i32) -> V256 {
+        unsafe {
+            if s >= 0 {
+                V256(_mm256_sllv_epi64(self.0, _mm256_set1_epi64x(i64::from(s))))
+            } else {
+                V256(_mm256_srlv_epi64(self.0, _mm256_set1_epi64x(i64::from(-s))))
+            }
+        }
+    }
+    /// No population count instruction for vectors before AVX-512: each nibble's count looked
+    /// up in a 16-entry table (`vpshufb`), the bytes of each lane summed (`vpsadbw`).
+    #[inline(always)]
+    fn popcnt(self) -> V256 {
+        V256(unsafe { _mm256_sad_epu8(byte_counts(self.0), _mm256_setzero_si256()) })
+    }
+    #[inline(always)]
+    fn add(self, o: V256) -> V256 {
+        V256(unsafe { _mm256_add_epi64(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn mul_low(self, o: V256) -> V256 {
+        V256(unsafe { _mm256_mul_epu32(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn sub(self, o: V256) -> V256 {
+        V256(unsafe { _mm256_sub_epi64(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn nonzero(self) -> V256 {
+        unsafe { !V256(_mm256_cmpeq_epi64(self.0, _mm256_setzero_si256())) }
+    }
+    #[inline(always)]
+    fn meets(self, o: V256) -> V256 {
+        (self & o).nonzero()
+    }
+    #[inline(always)]
+    fn any(m: V256) -> bool {
+        unsafe { _mm256_testz_si256(m.0, m.0) == 0 }
+    }
+    #[inline(always)]
+    fn any_meets(self, o: V256) -> bool {
+        unsafe { _mm256_testz_si256(self.0, o.0) == 0 }
+    }
+    /// Byte by byte: each set's count per byte (at most 8) added to the bytes, the bytes of each
+    /// lane summed once at the end (`vpsadbw`), instead of after every set.
+    type Tally = V256;
+    #[inline(always)]
+    fn tally_zero() -> V256 {
+        V256::splat(0)
+    }
+    #[inline(always)]
+    fn tally(self, t: V256) -> V256 {
+        V256(unsafe { _mm256_add_epi8(t.0, byte_counts(self.0)) })
+    }
+    #[inline(always)]
+    fn tally_total(t: V256) -> V256 {
+        V256(unsafe { _mm256_sad_epu8(t.0, _mm256_setzero_si256()) })
+    }
+    #[inline(always)]
+    fn or_where(self, m: V256, o: V256) -> V256 {
+        self | (m & o)
+    }
+    #[inline(always)]
+    fn popcnt_where(self, m: V256) -> V256 {
+        (self & m).popcnt()
+    }
+    #[inline(always)]
+    fn less(self, o: V256) -> V256 {
+        V256(unsafe { _mm256_andnot_si256(o.0, self.0) })
+    }
+    /// No leading-zero count either: the highest bit smeared down, less itself.
+    #[inline(always)]
+    fn below_highest(self) -> V256 {
+        let mut x = self;
+        x = x | x.sh(-1);
+        x = x | x.sh(-2);
+        x = x | x.sh(-4);
+        x = x | x.sh(-8);
+        x = x | x.sh(-16);
+        x = x | x.sh(-32);
+        x.sh(-1)
+    }
+    unsafe fn count(
+        batch: &Batch,
+        rooks: &[u64; LANES],
+        times: &[u64; LANES],
+        n: usize,
+        mover: Mover,
+        paths: &CastlePaths,
+    ) -> u64 {
+        // SAFETY: the caller's.
+        unsafe { count_avx2(batch, rooks, times, n, mover, paths) }
+    }
+    unsafe fn count_each(
+        batch: &Batch,
+        rooks: &[u64; LANES],
+        mover: Mover,
+        paths: &CastlePaths,
+    ) -> [u64; LANES] {
+        // SAFETY: the caller's.
+        unsafe { count_each_avx2(batch, rooks, mover, paths) }
+    }
+    #[inline(always)]
+    fn store(self, out: &mut [u64]) {
+        assert!(out.len() >= 4);
+        unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), self.0) };
+    }
+}
+
+#[target_feature(enable = "avx,avx2,bmi1,bmi2,lzcnt,fma,movbe")]
+pub(super) fn count_each_avx2(
+    batch: &Batch,
+    rooks: &[u64; LANES],
+    mover: Mover,
+    paths: &CastlePaths,
+) -> [u64; LANES] {
+    let mut out = [0; LANES];
+    count_batch::<V256>(batch, rooks, 0, mover, paths).store(&mut out[..4]);
+    count_batch::<V256>(batch, rooks, 4, mover, paths).store(&mut out[4..]);
+    out
+}
+
+/// The batch in two halves of four lanes.
+#[target_feature(enable = "avx,avx2,bmi1,bmi2,lzcnt,fma,movbe")]
+#[inline(never)]
+pub(super) fn count_avx2(
+    batch: &Batch,
+    rooks: &[u64; LANES],
+    times: &[u64; LANES],
+    n: usize,
+    mover: Mover,
+    paths: &CastlePaths,
+) -> u64 {
+    let mut total = count_half_avx2(batch, rooks, times, 0, n.min(4), mover, paths);
+    if n > 4 {
+        total += count_half_avx2(batch, rooks, times, 4, n - 4, mover, paths);
+    }
+    total
+}
+
+/// The `n` boards from lane `at`, in one AVX2 register: a function of its own, so that the
+/// compiler inlines the vector operations into one copy of the counter (with both halves in
+/// one function it left them as calls).
+#[target_feature(enable = "avx,avx2,bmi1,bmi2,lzcnt,fma,movbe")]
+#[inline(never)]
+fn count_half_avx2(
+    batch: &Batch,
+    rooks: &[u64; LANES],
+    times: &[u64; LANES],
+    at: usize,
+    n: usize,
+    mover: Mover,
+    paths: &CastlePaths,
+) -> u64 {
+    count_batch::<V256>(batch, rooks, at, mover, paths)
+        .mul_low(V256::load(&times[at..]))
+        .sum_first(n)
+}
+
+/// The population count of each byte of `x`.
+#[inline(always)]
+fn byte_counts(x: __m256i) -> __m256i {
+    unsafe {
+        let table = _mm256_setr_epi8(
+            0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2,
+            3, 3, 4,
+        );
+        let nibble = _mm256_set1_epi8(0x0f);
+        let lo = _mm256_and_si256(x, nibble);
+        let hi = _mm256_and_si256(_mm256_srli_epi16::<4>(x), nibble);
+        _mm256_add_epi8(
+            _mm256_shuffle_epi8(table, lo),
+            _mm256_shuffle_epi8(table, hi),
+        )
+    }
+}
+
+vector_bit_ops!(V256, _mm256_and_si256, _mm256_or_si256, _mm256_xor_si256);
