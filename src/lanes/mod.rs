@@ -84,6 +84,8 @@ pub(crate) trait Lane:
     ///
     /// # Safety
     /// The CPU must have the vector's instructions.
+    ///
+    /// [`count_batch`]: kernel::count_batch
     unsafe fn count(
         batch: &Batch,
         rooks: &[u64; LANES],
@@ -195,4 +197,5 @@ mod kernel;
 pub(crate) use avx2::V256;
 pub(crate) use avx512::V512;
 pub(crate) use batches::Lanes;
+#[cfg(feature = "internals")]
 pub use batches::{count_each, count_total};

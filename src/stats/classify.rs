@@ -91,9 +91,10 @@ pub(super) fn play_and_record<S: Sliders>(
     }
 }
 
-/// `moves` moves of which `captures` capture, as [`LeafSink`] adds them up: the moves in the
-/// word's lowest 21 bits, the captures in the next 21, the castles (added by the sink itself)
-/// above them. Each count is below [`MAX_MOVES`] < 2^21, so no field carries into the next.
+/// `moves` moves of which `captures` capture, as the statistics leaf's sink (`LeafSink`) adds
+/// them up: the moves in the word's lowest 21 bits, the captures in the next 21, the castles
+/// (added by the sink itself) above them. Each count is below [`MAX_MOVES`] < 2^21, so no field
+/// carries into the next.
 #[inline(always)]
 pub(super) fn tally(moves: u32, captures: u32) -> u64 {
     u64::from(moves) | u64::from(captures) << CAPTURES_AT

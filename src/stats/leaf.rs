@@ -20,6 +20,8 @@ use std::mem::MaybeUninit;
 /// [`NARROW_DEPTH`](crate::perft::NARROW_DEPTH) plies in `u64` fields, deeper ones in
 /// [`Nodes`]; the last two plies in one pass, each child board of a depth-2 node classified
 /// by [`leaf_stats_on`] with no move made.
+///
+/// [`Nodes`]: crate::nodes::Nodes
 pub(crate) struct Statistics;
 
 impl Leaf for Statistics {
