@@ -6,7 +6,7 @@
 use super::depth2::perft_2_into;
 use super::depth2::{OneByOne, perft_2_as};
 use super::leaf::{BoardLeaf, Count, Leaf};
-use super::walk::{bulk_inner, each_move, hashed_inner, narrow, wide};
+use super::walk::{Lookup, NoTable, count, each_move, interior};
 use crate::attacks::Sliders;
 use crate::cpu::Simd;
 #[cfg(target_arch = "x86_64")]
@@ -14,10 +14,11 @@ use crate::cpu::SimdKind;
 #[cfg(target_arch = "x86_64")]
 use crate::movegen::{self, MoveList};
 use crate::position::{Board, CastlePaths, Position};
-use crate::tt::{Record, Table};
+use crate::tt::Table;
 
 /// One compiled copy of a count's hot code: the recursion over the plies of a narrow subtree
-/// ([`bulk_inner`], [`hashed_inner`]) and the out-of-line count of the leaves below one board.
+/// ([`interior`], with a table or without) and the out-of-line count of the leaves below one
+/// board.
 /// The same generic code is compiled twice, once as the crate's target allows ([`Baseline`])
 /// and once, on x86-64, with the x86-64-v3 instructions enabled (`v3::V3`, with or without the
 /// AVX-512 lanes): `blsr` and `andn` in the bit loops, `shrx` in the magic index. Each copy
@@ -26,17 +27,15 @@ pub(crate) trait Build {
     /// How this copy counts the last two plies of a plain count: one board at a time, or the
     /// replies in lanes.
     type LastPly: LastPly;
-    /// [`bulk_inner`] of this copy, `depth >= 2`.
-    fn bulk<S: Sliders, L: Leaf>(pos: &mut Position, depth: u32) -> L::Narrow;
+    /// [`interior`] of this copy, `depth >= 2`.
+    fn interior<S: Sliders, L: Leaf, T: Lookup<L::Narrow>>(
+        pos: &mut Position,
+        depth: u32,
+        table: T,
+    ) -> L::Narrow;
     /// [`BoardLeaf::on_board`] compiled in this copy and kept out of line, so that its one
     /// copy serves every place the generator hands over a board.
     fn leaf<S: Sliders, L: BoardLeaf>(board: &Board, paths: &CastlePaths, total: &mut L::Narrow);
-    /// [`hashed_inner`] of this copy.
-    fn hashed<S: Sliders, L: Leaf>(
-        pos: &mut Position,
-        depth: u32,
-        tt: &Table<L::Narrow>,
-    ) -> L::Narrow;
 }
 
 /// The copy compiled for the crate's target (x86-64-v2 by default, see `.cargo/config.toml`).
@@ -45,25 +44,25 @@ pub(crate) struct Baseline;
 impl Build for Baseline {
     type LastPly = OneBoard;
     #[inline(always)]
-    fn bulk<S: Sliders, L: Leaf>(pos: &mut Position, depth: u32) -> L::Narrow {
-        bulk_baseline::<S, L>(pos, depth)
+    fn interior<S: Sliders, L: Leaf, T: Lookup<L::Narrow>>(
+        pos: &mut Position,
+        depth: u32,
+        table: T,
+    ) -> L::Narrow {
+        interior_baseline::<S, L, T>(pos, depth, table)
     }
     #[inline(always)]
     fn leaf<S: Sliders, L: BoardLeaf>(board: &Board, paths: &CastlePaths, total: &mut L::Narrow) {
         leaf_baseline::<S, L>(board, paths, total)
     }
-    #[inline(always)]
-    fn hashed<S: Sliders, L: Leaf>(
-        pos: &mut Position,
-        depth: u32,
-        tt: &Table<L::Narrow>,
-    ) -> L::Narrow {
-        hashed_inner::<S, Baseline, L>(pos, depth, tt)
-    }
 }
 
-fn bulk_baseline<S: Sliders, L: Leaf>(pos: &mut Position, depth: u32) -> L::Narrow {
-    bulk_inner::<S, Baseline, L>(pos, depth)
+fn interior_baseline<S: Sliders, L: Leaf, T: Lookup<L::Narrow>>(
+    pos: &mut Position,
+    depth: u32,
+    table: T,
+) -> L::Narrow {
+    interior::<S, Baseline, L, T>(pos, depth, table)
 }
 
 #[inline(never)]
@@ -78,10 +77,9 @@ fn leaf_baseline<S: Sliders, L: BoardLeaf>(
 /// The copy for x86-64-v3 CPUs.
 #[cfg(target_arch = "x86_64")]
 mod v3 {
-    use super::{BoardLeaf, Build, LastPly, Leaf, bulk_inner, hashed_inner};
+    use super::{BoardLeaf, Build, LastPly, Leaf, Lookup, interior};
     use crate::attacks::Sliders;
     use crate::position::{Board, CastlePaths, Position};
-    use crate::tt::Table;
 
     /// The x86-64-v3 copy, its last plies counted as `P` says (one board at a time, or in AVX2
     /// or AVX-512 lanes: the AVX-512 lanes' own code is compiled for AVX-512, the rest of the
@@ -91,11 +89,15 @@ mod v3 {
     impl<P: LastPly> Build for V3<P> {
         type LastPly = P;
         #[inline(always)]
-        fn bulk<S: Sliders, L: Leaf>(pos: &mut Position, depth: u32) -> L::Narrow {
+        fn interior<S: Sliders, L: Leaf, T: Lookup<L::Narrow>>(
+            pos: &mut Position,
+            depth: u32,
+            table: T,
+        ) -> L::Narrow {
             // SAFETY: only called from code of this copy, which runs only where a `Simd` of
             // its kind could be made: the CPU has its instructions (and, with the lanes,
             // AVX-512's).
-            unsafe { bulk_v3::<S, L, P>(pos, depth) }
+            unsafe { interior_v3::<S, L, P, T>(pos, depth, table) }
         }
         #[inline(always)]
         fn leaf<S: Sliders, L: BoardLeaf>(
@@ -106,29 +108,15 @@ mod v3 {
             // SAFETY: as above.
             unsafe { leaf_v3::<S, L>(board, paths, total) }
         }
-        #[inline(always)]
-        fn hashed<S: Sliders, L: Leaf>(
-            pos: &mut Position,
-            depth: u32,
-            tt: &Table<L::Narrow>,
-        ) -> L::Narrow {
-            // SAFETY: as above.
-            unsafe { hashed_v3::<S, L, P>(pos, depth, tt) }
-        }
     }
 
     #[target_feature(enable = "avx,avx2,bmi1,bmi2,lzcnt,fma,movbe")]
-    fn bulk_v3<S: Sliders, L: Leaf, W: LastPly>(pos: &mut Position, depth: u32) -> L::Narrow {
-        bulk_inner::<S, V3<W>, L>(pos, depth)
-    }
-
-    #[target_feature(enable = "avx,avx2,bmi1,bmi2,lzcnt,fma,movbe")]
-    fn hashed_v3<S: Sliders, L: Leaf, W: LastPly>(
+    fn interior_v3<S: Sliders, L: Leaf, W: LastPly, T: Lookup<L::Narrow>>(
         pos: &mut Position,
         depth: u32,
-        tt: &Table<L::Narrow>,
+        table: T,
     ) -> L::Narrow {
-        hashed_inner::<S, V3<W>, L>(pos, depth, tt)
+        interior::<S, V3<W>, L, T>(pos, depth, table)
     }
 
     #[target_feature(enable = "avx,avx2,bmi1,bmi2,lzcnt,fma,movbe")]
@@ -161,7 +149,7 @@ impl LastPly for OneBoard {
     }
     #[inline(always)]
     fn perft_3<S: Sliders, B: Build>(pos: &mut Position) -> u64 {
-        each_move::<S, B, Count>(pos, 3)
+        each_move::<S, B, Count, NoTable>(pos, 3, NoTable)
     }
 }
 
@@ -224,18 +212,14 @@ pub(crate) fn count_leaves<S: Sliders, L: Leaf>(
     }
 }
 
-/// [`count_leaves`] in the copy `B`.
+/// [`count_leaves`] in the copy `B`, with the table or without: chosen here, as a type.
 pub(super) fn count_in<S: Sliders, B: Build, L: Leaf>(
     pos: &mut Position,
     depth: u32,
     table: Option<&Table<L::Narrow>>,
 ) -> L::Wide {
     match table {
-        Some(tt) => wide::<S, L::Narrow, _>(pos, depth, Some(tt), &mut |p, d| {
-            B::hashed::<S, L>(p, d, tt).widen()
-        }),
-        None => wide::<S, L::Narrow, _>(pos, depth, None, &mut |p, d| {
-            narrow::<S, B, L>(p, d).widen()
-        }),
+        Some(tt) => count::<S, B, L, _>(pos, depth, tt),
+        None => count::<S, B, L, _>(pos, depth, NoTable),
     }
 }

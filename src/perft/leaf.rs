@@ -4,7 +4,7 @@
 
 use super::copies::{Build, LastPly};
 use super::depth2::perft_2;
-use super::walk::each_move;
+use super::walk::{NoTable, each_move};
 use crate::attacks::Sliders;
 use crate::inert::Inert;
 use crate::movegen::{self, MoveList};
@@ -47,7 +47,7 @@ pub(crate) trait Leaf {
     where
         Self: Sized,
     {
-        each_move::<S, B, Self>(pos, 3)
+        each_move::<S, B, Self, NoTable>(pos, 3, NoTable)
     }
 }
 
@@ -127,24 +127,28 @@ impl Leaf for EveryMove {
         1
     }
     fn one_ply<S: Sliders, B: Build>(pos: &mut Position) -> u64 {
-        every_move::<S>(pos, 1)
+        make_each::<S>(pos, 1)
     }
     fn two_plies<S: Sliders, B: Build>(pos: &mut Position) -> u64 {
-        every_move::<S>(pos, 2)
+        make_each::<S>(pos, 2)
     }
 }
 
-/// [`EveryMove`]'s count of the `depth` plies below `pos`.
-pub(super) fn every_move<S: Sliders>(pos: &mut Position, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
+/// [`EveryMove`]'s last `depth` (1 or 2) plies: each move made and unmade, 1 per leaf.
+fn make_each<S: Sliders>(pos: &mut Position, depth: u32) -> u64 {
     let mut moves = MoveList::new();
     movegen::generate::<S, MoveList, true>(pos, &mut moves);
+    if depth == 1 {
+        for &mv in &moves {
+            let undo = pos.make(mv);
+            pos.unmake(mv, &undo);
+        }
+        return moves.len() as u64;
+    }
     let mut nodes = 0;
     for &mv in &moves {
         let undo = pos.make(mv);
-        nodes += every_move::<S>(pos, depth - 1);
+        nodes += make_each::<S>(pos, depth - 1);
         pos.unmake(mv, &undo);
     }
     nodes
