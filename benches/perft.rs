@@ -10,7 +10,7 @@ use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_m
 use perft::attacks::magic::Prng;
 #[cfg(target_arch = "x86_64")]
 use perft::cpu::{Simd, SimdKind};
-use perft::perft::{Counting, Options, perft, perft_with};
+use perft::perft::Perft;
 use perft::{Bitboard, Classical, Magic, Position, Sliders, Square};
 use std::hint::black_box;
 
@@ -60,8 +60,7 @@ fn perft_bench<S: Sliders>(c: &mut Criterion, name: &str, fen: &str, depth: u32,
     let pos = Position::from_fen(fen).expect("bench FEN is valid");
     g.bench_function(S::NAME, |b| {
         b.iter(|| {
-            let mut p = pos.clone();
-            let n = perft::<S>(&mut p, black_box(depth), Counting::Bulk);
+            let n = Perft::new().total::<S>(&pos, black_box(depth));
             assert_eq!(
                 n, nodes,
                 "{name} depth {depth}: wrong count, the bench is void"
@@ -89,13 +88,10 @@ fn copies(c: &mut Criterion) {
     let pos = Position::from_fen(KIWIPETE).expect("bench FEN is valid");
     for kind in [SimdKind::Avx512, SimdKind::Avx2, SimdKind::None] {
         let Ok(simd) = Simd::new(kind) else { continue };
-        let opts = Options {
-            simd,
-            ..Options::single(Counting::Bulk)
-        };
+        let opts = Perft::new().simd(simd);
         g.bench_function(kind.name(), |b| {
             b.iter(|| {
-                let n = perft_with::<Magic>(&pos, black_box(depth), opts);
+                let n = opts.total::<Magic>(&pos, black_box(depth));
                 assert_eq!(n, nodes, "wrong count, the bench is void");
                 n
             })
@@ -117,14 +113,14 @@ fn statistics(c: &mut Criterion) {
         let pos = Position::from_fen(fen).expect("bench FEN is valid");
         g.bench_function("plain", |b| {
             b.iter(|| {
-                let n = perft::<Magic>(&mut pos.clone(), black_box(depth), Counting::Bulk);
+                let n = Perft::new().total::<Magic>(&pos, black_box(depth));
                 assert_eq!(n, nodes, "wrong count, the bench is void");
                 n
             })
         });
         g.bench_function("stats", |b| {
             b.iter(|| {
-                let st = perft::stats::stats::<Magic>(&pos, black_box(depth));
+                let st = Perft::stats().total::<Magic>(&pos, black_box(depth));
                 assert_eq!(st.nodes, nodes, "wrong count, the bench is void");
                 st
             })

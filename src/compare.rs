@@ -2,7 +2,7 @@
 
 use crate::attacks::{Classical, Magic, Sliders};
 use crate::nodes::Nodes;
-use crate::perft::{Options, perft_with};
+use crate::perft::Perft;
 use crate::position::Position;
 use crate::tt::Table;
 use std::time::{Duration, Instant};
@@ -27,7 +27,12 @@ pub struct Contender {
     pub times: Vec<Duration>,
     /// The count of each perft of the workload.
     pub counts: Vec<Nodes>,
-    run: fn(&Position, u32, Options<'_>) -> Nodes,
+    run: fn(&Perft<'_>, &Position, u32) -> Nodes,
+}
+
+/// [`Perft::total`] with the slider implementation `S`, as a function a [`Contender`] keeps.
+fn total<S: Sliders>(count: &Perft<'_>, pos: &Position, depth: u32) -> Nodes {
+    count.total::<S>(pos, depth)
 }
 
 impl Contender {
@@ -36,7 +41,7 @@ impl Contender {
             name: S::NAME,
             times: Vec::new(),
             counts: Vec::new(),
-            run: perft_with::<S>,
+            run: total::<S>,
         }
     }
 
@@ -73,15 +78,11 @@ fn contenders() -> Vec<Contender> {
 /// with a published count; a table that cannot be made is one too.
 pub fn compare(
     work: &[Work],
-    opts: Options<'static>,
+    opts: Perft<'static>,
     table_mb: usize,
     rounds: u32,
 ) -> (Vec<Contender>, Vec<String>) {
-    let opts = Options {
-        threads: 1,
-        table: None,
-        ..opts
-    };
+    let opts = opts.threads(1).table(None);
     let mut all = contenders();
     let mut problems = Vec::new();
     for round in 0..rounds.max(1) {
@@ -102,14 +103,11 @@ pub fn compare(
                     }
                 },
             };
-            let opts = Options {
-                table: table.as_ref(),
-                ..opts
-            };
+            let opts = opts.table(table.as_ref());
             let start = Instant::now();
             let counts: Vec<Nodes> = work
                 .iter()
-                .map(|w| (c.run)(&w.pos, w.depth, opts))
+                .map(|w| (c.run)(&opts, &w.pos, w.depth))
                 .collect();
             c.times.push(start.elapsed());
             if round > 0 && c.counts != counts {

@@ -12,16 +12,17 @@
 //!   whose legal moves differ.
 //! - [`nodes`]: counts of any size.
 //!
-//! Every count takes its slider implementation as a type parameter (`perft::<Magic>(...)`), so
-//! each choice is its own compiled code:
+//! Every count is a [`Perft`](perft::Perft) value (what it adds up, threads, table...), asked
+//! for a total or a divide with its slider implementation as a type parameter
+//! (`total::<Magic>(...)`), so each choice is its own compiled code:
 //!
 //! ```
-//! use perft::perft::{Counting, perft};
+//! use perft::perft::Perft;
 //! use perft::{Magic, Nodes, Position};
 //!
-//! let mut pos = Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")?;
+//! let pos = Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")?;
 //! // 197,281: the published count of the start position at depth 4.
-//! assert_eq!(perft::<Magic>(&mut pos, 4, Counting::Bulk), Nodes::from(197_281u64));
+//! assert_eq!(Perft::new().total::<Magic>(&pos, 4), Nodes::from(197_281u64));
 //! # Ok::<(), perft::FenError>(())
 //! ```
 //!

@@ -111,7 +111,7 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Man(args)) => return man::run::<Cli>(args),
         None => {}
     }
-    cli::root::run(cli::root::Root {
+    cli::root::Config::new(cli::root::Root {
         tree: &cli.tree,
         common: &cli.common,
         count: &cli.count,
@@ -119,7 +119,8 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
         magics: &cli.magics,
         suite: &cli.suite,
         bench: &cli.bench,
-    })
+    })?
+    .run()
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 use crate::attacks::Sliders;
 use crate::epd::EpdEntry;
 use crate::nodes::Nodes;
-use crate::perft::{Options, divide_uci, perft_with};
+use crate::perft::{Perft, uci_lines};
 use crate::position::{FenError, Position};
 use std::time::{Duration, Instant};
 
@@ -88,14 +88,14 @@ impl TreeSizes {
         pos: &Position,
         depth: u32,
         budget: f64,
-        opts: Options<'_>,
+        opts: Perft<'_>,
     ) {
         while (self.exact.len() as u32) < depth {
             let next = self.exact.len() as u32;
             if self.estimate(next) > budget {
                 return;
             }
-            let n = perft_with::<S>(pos, next, opts);
+            let n = opts.total::<S>(pos, next);
             self.exact.push(n);
         }
     }
@@ -210,7 +210,7 @@ pub fn run_position<S: Sliders>(
     entry: &EpdEntry,
     pos: Position,
     limits: Limits,
-    opts: Options<'_>,
+    opts: Perft<'_>,
     mut progress: impl FnMut(Nodes),
 ) -> PositionReport {
     let mut counts = entry.counts.clone();
@@ -239,14 +239,14 @@ pub fn run_position<S: Sliders>(
         };
         if skipped.is_none() {
             let start = Instant::now();
-            let n = perft_with::<S>(&pos, depth, opts);
+            let n = opts.total::<S>(&pos, depth);
             check.time = start.elapsed();
             check.actual = Some(n);
             sizes.learn(depth, n);
             progress(n);
             if check.failed() {
                 failed = true;
-                report.divide = Some((depth, divide_uci::<S>(&pos, depth, opts)));
+                report.divide = Some((depth, uci_lines(&pos, opts.divide::<S>(&pos, depth))));
             }
         }
         report.checks.push(check);

@@ -7,7 +7,7 @@
 
 use crate::attacks::Magic;
 use crate::nodes::Nodes;
-use crate::perft::{Counting, Options, divide_uci};
+use crate::perft::{Perft, uci_lines};
 use crate::position::{FenError, Position, STARTPOS};
 use std::io::{self, BufRead, Write};
 
@@ -22,11 +22,7 @@ pub type DivideResult = Result<Vec<(String, Nodes)>, String>;
 pub type PlainDivide = fn(&Position, u32) -> DivideResult;
 
 fn plain_divide(pos: &Position, depth: u32) -> DivideResult {
-    Ok(divide_uci::<Magic>(
-        pos,
-        depth,
-        Options::single(Counting::Bulk),
-    ))
+    Ok(uci_lines(pos, Perft::new().divide::<Magic>(pos, depth)))
 }
 
 /// The engine state between commands, and how it counts (`D`, given the position and depth).

@@ -5,7 +5,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use perft::movegen::legal_moves;
-use perft::perft::{Counting, perft};
+use perft::perft::{Counting, Perft};
 use perft::{Classical, Magic, Position};
 
 fuzz_target!(|data: &[u8]| {
@@ -23,6 +23,6 @@ fuzz_target!(|data: &[u8]| {
             assert_eq!(p, pos);
         }
         let mut q = pos.clone();
-        assert_eq!(perft::<Magic>(&mut p, 2, Counting::Bulk), perft::<Classical>(&mut q, 2, Counting::NoBulk));
+        assert_eq!(Perft::new().total::<Magic>(&p, 2), Perft::new().counting(Counting::NoBulk).total::<Classical>(&q, 2));
     }
 });

@@ -1,9 +1,10 @@
 //! `perft --bench`: the fixed speed test.
 
-use super::common::{SliderJob, mnps, setup_label};
+use super::common::{mnps, setup_label};
+use super::config::SliderJob;
 use anyhow::{Context, Result, bail};
 use perft::cpu::Simd;
-use perft::perft::{Counting, Options, perft_with};
+use perft::perft::{Counting, Perft};
 use perft::{Nodes, Position, Sliders};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -68,19 +69,14 @@ pub struct Bench {
 
 impl SliderJob for Bench {
     fn run<S: Sliders>(self) -> Result<ExitCode> {
-        let opts = Options {
-            counting: self.counting,
-            threads: 1,
-            table: None,
-            simd: self.simd,
-        };
-        println!("bench: {}", setup_label(self.counting, S::NAME, &opts));
+        let opts = Perft::new().counting(self.counting).simd(self.simd);
+        println!("bench: {}", setup_label(S::NAME, &opts));
         let mut total_nodes = Nodes::ZERO;
         let mut total_time = Duration::ZERO;
         for (name, fen, depth, expected) in BENCH {
             let pos = Position::from_fen(fen).context("bench FEN")?;
             let start = Instant::now();
-            let nodes = perft_with::<S>(&pos, depth, opts);
+            let nodes = opts.total::<S>(&pos, depth);
             let t = start.elapsed();
             if nodes != expected {
                 bail!(

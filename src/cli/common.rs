@@ -1,14 +1,12 @@
-//! What several commands share: the position and engine options, the one place the slider
-//! implementation is chosen, and the labels of speed figures.
+//! What several commands share: the position and counting options as parsed (resolved once in
+//! [`super::config`]), and the labels of speed figures.
 
 use anyhow::{Result, bail};
 use clap::ValueEnum;
 use perft::Nodes;
-use perft::cpu::{Simd, SimdKind};
-use perft::perft::{Counting, Options};
-use perft::tt::{self, Record, Table};
-use perft::{Classical, Magic, Position, Sliders};
-use std::process::ExitCode;
+use perft::Position;
+use perft::perft::{Counting, Perft};
+use perft::tt::{Record, Table};
 use std::time::Duration;
 
 /// The deepest perft the tool accepts. Counts are exact at every depth up to it (see
@@ -93,20 +91,6 @@ pub enum SimdChoice {
     None,
 }
 
-impl SimdChoice {
-    /// The code chosen, checked against this CPU (`no_lanes`: `--no-lanes` was given).
-    pub fn resolve(self, no_lanes: bool) -> Result<Simd> {
-        let kind = match self {
-            SimdChoice::Auto if no_lanes => return Ok(Simd::one_board()),
-            SimdChoice::Auto => return Ok(Simd::detect()),
-            SimdChoice::Avx512 => SimdKind::Avx512,
-            SimdChoice::Avx2 => SimdKind::Avx2,
-            SimdChoice::None => SimdKind::None,
-        };
-        Ok(Simd::new(kind)?)
-    }
-}
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum SliderChoice {
     /// The fastest on this CPU: pext where the CPU runs it fast, magic elsewhere (default).
@@ -140,62 +124,6 @@ pub fn parse_hash(s: &str) -> Result<HashSize, String> {
             "'{s}' is neither a size in MiB (0 to {}) nor 'auto'",
             1u32 << 20
         )),
-    }
-}
-
-impl CountArgs {
-    pub fn counting(&self) -> Counting {
-        if self.no_bulk {
-            Counting::NoBulk
-        } else {
-            Counting::Bulk
-        }
-    }
-
-    /// The last ply's code `--simd` (or `--no-lanes`) asks for, if this CPU runs it.
-    pub fn simd(&self) -> Result<Simd> {
-        self.simd.resolve(self.no_lanes)
-    }
-
-    pub fn threads(&self) -> usize {
-        self.threads.map_or_else(available_threads, |n| n as usize)
-    }
-
-    /// The table size `--hash` asks for, in MiB, for a count of about `leaves` leaves at
-    /// `depth` (used by `auto` only).
-    pub fn hash_mb(&self, leaves: impl FnOnce() -> f64, depth: u32) -> usize {
-        match self.hash {
-            HashSize::Mb(mb) => mb as usize,
-            HashSize::Auto => tt::auto_mb(leaves(), depth, tt::available_memory()),
-        }
-    }
-
-    /// The transposition table of [`CountArgs::hash_mb`] for records `N` (node counts or
-    /// statistics), built once, if one is asked for.
-    pub fn table<N: Record>(
-        &self,
-        leaves: impl FnOnce() -> f64,
-        depth: u32,
-    ) -> Result<Option<Table<N>>> {
-        self.table_of_mb(self.hash_mb(leaves, depth))
-    }
-
-    /// A table of `mb` MiB for records `N` (none for 0), its memory first written by as many
-    /// threads as will count with it.
-    pub fn table_of_mb<N: Record>(&self, mb: usize) -> Result<Option<Table<N>>> {
-        match mb {
-            0 => Ok(None),
-            mb => Ok(Some(Table::with_threads(mb, self.threads())?)),
-        }
-    }
-
-    /// The slider implementation asked for.
-    pub fn slider_choice(&self) -> SliderChoice {
-        if self.classical {
-            SliderChoice::Classical
-        } else {
-            self.sliders
-        }
     }
 }
 
@@ -276,41 +204,6 @@ fn shorten(s: &str) -> String {
     }
 }
 
-/// A command that runs with one slider implementation.
-pub trait SliderJob {
-    fn run<S: Sliders>(self) -> Result<ExitCode>;
-}
-
-/// The one place the slider implementation is chosen: the job is compiled once per choice, so
-/// nothing below it branches on the slider kind.
-pub fn with_sliders(choice: SliderChoice, job: impl SliderJob) -> Result<ExitCode> {
-    match choice {
-        #[cfg(target_arch = "x86_64")]
-        SliderChoice::Auto if perft::attacks::Pext::is_fast() => job.run::<perft::attacks::Pext>(),
-        SliderChoice::Auto | SliderChoice::Magic => job.run::<Magic>(),
-        SliderChoice::Classical => job.run::<Classical>(),
-        #[cfg(target_arch = "x86_64")]
-        SliderChoice::Pext if perft::attacks::Pext::available() => {
-            if perft::attacks::Pext::microcoded() {
-                eprintln!(
-                    "warning: this CPU runs pext in microcode (AMD before Zen 3), many times \
-                     slower than a multiply; --sliders magic will be faster"
-                );
-            }
-            job.run::<perft::attacks::Pext>()
-        }
-        #[cfg(target_arch = "x86_64")]
-        SliderChoice::Pext => bail!(
-            "--sliders pext needs a CPU with BMI2 (the pext instruction), and this one has none; \
-             use --sliders magic"
-        ),
-        #[cfg(not(target_arch = "x86_64"))]
-        SliderChoice::Pext => bail!(
-            "--sliders pext exists only on x86-64 (BMI2's pext instruction); use --sliders magic"
-        ),
-    }
-}
-
 pub fn counting_name(counting: Counting) -> &'static str {
     match counting {
         Counting::Bulk => "bulk counting",
@@ -337,7 +230,8 @@ pub fn hash_label<N: Record>(table: Option<&Table<N>>) -> String {
 }
 
 /// What a speed figure was measured with: counting, sliders, threads, hash.
-pub fn setup_label(counting: Counting, sliders: &str, opts: &Options<'_>) -> String {
+pub fn setup_label(sliders: &str, opts: &Perft<'_>) -> String {
+    let counting = opts.counting;
     let threads = if opts.threads == 1 {
         "1 thread".to_string()
     } else {
@@ -363,7 +257,7 @@ pub fn rules_label(pos: &Position) -> &'static str {
 }
 
 /// "Mnps", or "effective Mnps" when a table answered part of the count.
-pub fn mnps_label(opts: &Options<'_>) -> &'static str {
+pub fn mnps_label(opts: &Perft<'_>) -> &'static str {
     if opts.table.is_some() {
         "effective Mnps"
     } else {

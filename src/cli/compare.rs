@@ -1,10 +1,10 @@
 //! `perft --compare`: the same perft with every slider implementation, side by side.
 
 use super::common::{counting_name, many, mnps};
+use super::config::Counts;
 use anyhow::Result;
 use perft::compare::Work;
-use perft::cpu::Simd;
-use perft::perft::{Counting, Options};
+use perft::perft::Perft;
 use std::process::ExitCode;
 
 #[derive(clap::Args, Debug)]
@@ -26,15 +26,12 @@ pub struct Args {
 pub fn run(
     work: &[Work],
     what: &str,
-    counting: Counting,
-    simd: Simd,
+    counts: Counts,
     table_mb: usize,
     rounds: u32,
 ) -> Result<ExitCode> {
-    let opts = Options {
-        simd,
-        ..Options::single(counting)
-    };
+    let (counting, simd) = (counts.counting, counts.simd);
+    let opts = Perft::new().counting(counting).simd(simd);
     let (contenders, problems) = perft::compare::compare(work, opts, table_mb, rounds);
     let base = contenders[0].median();
     let plural = if work.len() == 1 {

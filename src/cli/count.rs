@@ -1,14 +1,11 @@
 //! The count: `perft [--fen F] [--moves ...] --depth N [--divide]`, and the perftree form
 //! `perft <depth> "<fen>" ["<moves>"]`.
 
-use super::common::{
-    Common, MAX_DEPTH, Names, SliderJob, build_position, mnps, mnps_label, rules_label,
-    setup_label, with_sliders,
-};
+use super::common::{MAX_DEPTH, Names, build_position, mnps, mnps_label, rules_label, setup_label};
+use super::config::{Counts, SliderJob};
 use super::progress;
 use anyhow::Result;
-use perft::cpu::Simd;
-use perft::perft::{Options, divide_uci, divide_watched, estimate_leaves, perft_with};
+use perft::perft::{estimate_leaves, uci_lines};
 use perft::{Nodes, Position, Sliders};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -106,48 +103,36 @@ fn edit_distance(a: &str, b: &str) -> usize {
 }
 
 /// `--fen`/`--depth` (with `--divide`, `--threads`, `--hash`).
-pub struct Count<'a> {
-    pub common: &'a Common,
-    pub args: &'a Args,
+pub struct Count {
     pub pos: Position,
-    /// The last ply's code, resolved once with the other options.
-    pub simd: Simd,
+    pub depth: u32,
+    pub divide: bool,
+    pub counts: Counts,
 }
 
-impl SliderJob for Count<'_> {
+impl SliderJob for Count {
     fn run<S: Sliders>(self) -> Result<ExitCode> {
-        let (common, depth) = (self.common, self.args.depth());
-        let counting = common.count.counting();
-        let table = common
-            .count
+        let depth = self.depth;
+        let table = self
+            .counts
             .table(|| estimate_leaves::<S>(&self.pos, depth), depth)?;
-        let opts = Options {
-            counting,
-            threads: common.count.threads(),
-            table: table.as_ref(),
-            simd: self.simd,
-        };
+        let opts = self.counts.perft(table.as_ref());
         let start = Instant::now();
         // On a terminal a count that lasts shows the tasks done (nothing else changes).
         let lines = progress::watched(|watch| match (depth, watch) {
             // At depth 0 the one node is the position itself: no root move is counted.
             (0, _) => None,
-            (_, None) if !self.args.divide => None,
-            (_, None) => Some(divide_uci::<S>(&self.pos, depth, opts)),
+            (_, None) if !self.divide => None,
+            (_, None) => Some(uci_lines(&self.pos, opts.divide::<S>(&self.pos, depth))),
             (_, Some(watch)) => {
-                let lines = divide_watched::<S>(&self.pos, depth, opts, watch).unwrap_or_default();
-                let mut lines: Vec<(String, Nodes)> = lines
-                    .into_iter()
-                    .map(|(mv, n)| (mv.to_uci(self.pos.is_chess960()), n))
-                    .collect();
-                lines.sort();
-                Some(lines)
+                let lines = opts.watch(watch).divide::<S>(&self.pos, depth);
+                Some(uci_lines(&self.pos, lines.unwrap_or_default()))
             }
         });
         let nodes = match lines {
             Some(lines) => {
                 let total: Nodes = lines.iter().map(|(_, n)| n).sum();
-                if self.args.divide {
+                if self.divide {
                     for (mv, n) in &lines {
                         println!("{mv}: {n}");
                     }
@@ -158,13 +143,13 @@ impl SliderJob for Count<'_> {
                 }
                 total
             }
-            None if self.args.divide => {
+            None if self.divide => {
                 println!();
                 println!("Nodes searched: 1");
                 Nodes::ONE
             }
             None => {
-                let nodes = perft_with::<S>(&self.pos, depth, opts);
+                let nodes = opts.total::<S>(&self.pos, depth);
                 println!("{nodes}");
                 nodes
             }
@@ -175,15 +160,15 @@ impl SliderJob for Count<'_> {
             elapsed.as_secs_f64(),
             mnps(nodes, elapsed),
             mnps_label(&opts),
-            setup_label(counting, S::NAME, &opts),
+            setup_label(S::NAME, &opts),
             rules_label(&self.pos)
         );
         Ok(ExitCode::SUCCESS)
     }
 }
 
-/// The perftree contract: `move count` lines, a blank line, the total; nothing else on stdout.
-pub fn run_perftree(tree: &TreeArgs, common: &Common, depth: u32, simd: Simd) -> Result<ExitCode> {
+/// The perftree form's position: the FEN and moves of its arguments.
+pub fn perftree_position(tree: &TreeArgs, chess960: bool) -> Result<Position> {
     let moves: Vec<&str> = tree
         .tree_moves
         .as_deref()
@@ -194,41 +179,30 @@ pub fn run_perftree(tree: &TreeArgs, common: &Common, depth: u32, simd: Simd) ->
         moves: "the moves argument",
         chess960: "--chess960",
     };
-    let pos = build_position(tree.tree_fen.as_deref(), common.chess960, &moves, &names)?;
-    if depth == 0 {
-        println!();
-        println!("1");
-        return Ok(ExitCode::SUCCESS);
-    }
-    let job = Perftree {
-        common,
-        pos,
-        depth,
-        simd,
-    };
-    with_sliders(common.count.slider_choice(), job)
+    build_position(tree.tree_fen.as_deref(), chess960, &moves, &names)
 }
 
-/// The perftree form's divide, counted with the counting options (a wrapper script may pass
-/// `--hash` or `--threads` before the depth).
-struct Perftree<'a> {
-    common: &'a Common,
-    pos: Position,
-    depth: u32,
-    simd: Simd,
+/// The perftree contract: `move count` lines, a blank line, the total; nothing else on stdout.
+/// Counted with the counting options (a wrapper script may pass `--hash` or `--threads` before
+/// the depth).
+pub struct Perftree {
+    pub pos: Position,
+    pub depth: u32,
+    pub counts: Counts,
 }
 
-impl SliderJob for Perftree<'_> {
+impl SliderJob for Perftree {
     fn run<S: Sliders>(self) -> Result<ExitCode> {
-        let count = &self.common.count;
-        let table = count.table(|| estimate_leaves::<S>(&self.pos, self.depth), self.depth)?;
-        let opts = Options {
-            counting: count.counting(),
-            threads: count.threads.map_or(1, |n| n as usize),
-            table: table.as_ref(),
-            simd: self.simd,
-        };
-        let lines = divide_uci::<S>(&self.pos, self.depth, opts);
+        if self.depth == 0 {
+            println!();
+            println!("1");
+            return Ok(ExitCode::SUCCESS);
+        }
+        let table = self
+            .counts
+            .table(|| estimate_leaves::<S>(&self.pos, self.depth), self.depth)?;
+        let opts = self.counts.perft(table.as_ref());
+        let lines = uci_lines(&self.pos, opts.divide::<S>(&self.pos, self.depth));
         for (mv, n) in &lines {
             println!("{mv} {n}");
         }

@@ -1,8 +1,7 @@
 //! `perft diff`: find where another engine's perft goes wrong, at one position or over a suite.
 
-use super::common::{
-    CountArgs, MAX_DEPTH, OPTION_NAMES, SliderJob, build_position, move_list, with_sliders,
-};
+use super::common::{CountArgs, MAX_DEPTH, OPTION_NAMES, build_position, move_list};
+use super::config::{Counts, SliderJob};
 use super::engine::{ProtocolArg, make_engine};
 use super::input::Input;
 use super::json::LineError;
@@ -19,9 +18,8 @@ use perft::attacks::Sliders;
 use perft::diff::{EngineUnderTest, never};
 use perft::engine::Engine;
 use perft::epd;
-use perft::perft::{Options, estimate_leaves};
+use perft::perft::estimate_leaves;
 use perft::suite::{self, Limits};
-use perft::tt::Table;
 use perft::validate::{
     Descent, MoveClass, Outcome, PositionDiff, Stopped, Totals, check_position,
     find_divergence_with,
@@ -107,33 +105,23 @@ impl Args {
 }
 
 pub fn run(args: &Args) -> Result<ExitCode> {
-    with_sliders(args.count.slider_choice(), Diff(args))
+    let counts = args.count.resolve_all_cores()?;
+    counts.run(Diff(args, counts))
 }
 
-/// `perft diff` with the slider implementation `S` for our divides.
-struct Diff<'a>(&'a Args);
+/// `perft diff` with the slider implementation `S` for our divides, counted as the options say.
+struct Diff<'a>(&'a Args, Counts);
 
 impl SliderJob for Diff<'_> {
     fn run<S: Sliders>(self) -> Result<ExitCode> {
         match &self.0.suite {
-            Some(path) => run_suite::<S>(self.0, path),
-            None => run_one::<S>(self.0),
+            Some(path) => run_suite::<S>(self.0, self.1, path),
+            None => run_one::<S>(self.0, self.1),
         }
     }
 }
 
-/// How our divides are counted (`--threads`, `--hash`, `--simd`...), `table` the one
-/// `--hash` asked for.
-fn options<'t>(args: &Args, table: Option<&'t Table>) -> Result<Options<'t>> {
-    Ok(Options {
-        counting: args.count.counting(),
-        threads: args.count.threads(),
-        table,
-        simd: args.count.simd()?,
-    })
-}
-
-fn run_one<S: Sliders>(args: &Args) -> Result<ExitCode> {
+fn run_one<S: Sliders>(args: &Args, counts: Counts) -> Result<ExitCode> {
     let fen = args.fen.as_deref().unwrap_or(perft::position::STARTPOS);
     let moves: Vec<String> = move_list(&args.moves)
         .into_iter()
@@ -144,10 +132,8 @@ fn run_one<S: Sliders>(args: &Args) -> Result<ExitCode> {
     let start = build_position(Some(fen), args.chess960, &refs, &OPTION_NAMES)?;
     let root = perft::Position::from_fen_with(fen, args.chess960)?;
     let depth = args.depth.unwrap_or(1);
-    let table = args
-        .count
-        .table(|| estimate_leaves::<S>(&start, depth), depth)?;
-    let opts = options(args, table.as_ref())?;
+    let table = counts.table(|| estimate_leaves::<S>(&start, depth), depth)?;
+    let opts = counts.perft(table.as_ref());
     let html = args
         .html
         .as_deref()
@@ -287,7 +273,7 @@ fn kind_table(tally: &Totals) -> Vec<String> {
     lines
 }
 
-fn run_suite<S: Sliders>(args: &Args, path: &Path) -> Result<ExitCode> {
+fn run_suite<S: Sliders>(args: &Args, counts: Counts, path: &Path) -> Result<ExitCode> {
     let limits = Limits {
         max_depth: args.max_depth,
         max_nodes: args.max_nodes,
@@ -301,8 +287,8 @@ fn run_suite<S: Sliders>(args: &Args, path: &Path) -> Result<ExitCode> {
     let names: Vec<String> = entries.iter().flatten().map(|e| e.name()).collect();
     let width = name_width(names.iter().map(String::as_str));
     let (leaves, depth) = auto_table_size(&limits);
-    let table = args.count.table(|| leaves, depth)?;
-    let opts = options(args, table.as_ref())?;
+    let table = counts.table(|| leaves, depth)?;
+    let opts = counts.perft(table.as_ref());
     let planned: Nodes = entries
         .iter()
         .flatten()

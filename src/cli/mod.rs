@@ -5,6 +5,7 @@ pub mod bench;
 pub mod common;
 pub mod compare;
 pub mod completions;
+pub mod config;
 pub mod count;
 pub mod diff;
 pub mod engine;

@@ -1,10 +1,14 @@
 //! The command without a subcommand: a count (with `--divide`, `--stats`, `--compare`), a
-//! suite, the bench, the magic finder, or the perftree form; which one the options say.
+//! suite, the bench, the magic finder, or the perftree form; which one the options say,
+//! decided with every counting option before any work starts ([`Config`]).
 
-use super::common::{Common, with_sliders};
+use super::common::{Common, available_threads};
+use super::config::Counts;
 use super::{bench, compare, count, magics, stats, suite};
 use anyhow::Result;
+use perft::Position;
 use perft::compare::Work;
+use std::path::Path;
 use std::process::ExitCode;
 
 /// The parsed options of the command without a subcommand.
@@ -18,82 +22,137 @@ pub struct Root<'a> {
     pub bench: &'a bench::Args,
 }
 
-/// Runs what the options ask for.
-pub fn run(r: Root<'_>) -> Result<ExitCode> {
-    let common = r.common;
-    r.suite.check_limits_need_a_suite()?;
-    r.magics.check_seed_needs_magics()?;
-    // The last ply's code, checked against the CPU before any work.
-    let simd = common.count.simd()?;
-    if let Some(depth) = r.tree.tree_depth {
-        return count::run_perftree(r.tree, common, depth, simd);
-    }
-    if r.magics.magics {
-        return magics::run(r.magics);
-    }
-    let counting = common.count.counting();
-    if r.bench.bench {
-        return with_sliders(
-            common.count.slider_choice(),
-            bench::Bench { counting, simd },
-        );
-    }
-    if let Some(path) = &r.suite.suite {
-        if r.compare.compare {
-            let (work, bad_lines) = suite::work(path, common.chess960, r.suite.limits())?;
-            let what = format!("suite {}", path.display());
-            let mb = common
-                .count
-                .hash_mb(|| suite::auto_table_size(&r.suite.limits()).0, 8);
-            let code = compare::run(&work, &what, counting, simd, mb, r.compare.rounds)?;
-            // As a suite: differing counts exit 1; else bad lines exit 2.
-            return Ok(if code == ExitCode::SUCCESS && bad_lines > 0 {
-                ExitCode::from(2)
-            } else {
-                code
+/// What the command does.
+enum Mode<'a> {
+    /// The perftree contract's divide.
+    Perftree { pos: Position, depth: u32 },
+    /// `--magics`: the magic finder.
+    Magics,
+    /// `--bench`.
+    Bench,
+    /// `--suite` with `--compare`: the slider implementations timed on the suite's checks.
+    SuiteCompare { path: &'a Path },
+    /// `--suite`.
+    Suite { path: &'a Path },
+    /// `--stats` (with `--divide`, `--json`).
+    Stats { pos: Position, depth: u32 },
+    /// `--compare`: the slider implementations timed on one count.
+    Compare { pos: Position, depth: u32 },
+    /// A count (with `--divide`).
+    Count { pos: Position, depth: u32 },
+}
+
+/// The command's mode and its counting options, resolved and checked (against each other and
+/// this CPU) before any work starts.
+pub struct Config<'a> {
+    mode: Mode<'a>,
+    counts: Counts,
+    root: Root<'a>,
+}
+
+impl<'a> Config<'a> {
+    /// Reads the options once: every error of the command line is found here.
+    pub fn new(r: Root<'a>) -> Result<Config<'a>> {
+        r.suite.check_limits_need_a_suite()?;
+        r.magics.check_seed_needs_magics()?;
+        let count = &r.common.count;
+        // The perftree form counts on one thread unless told otherwise: a debugger calls it
+        // for every position of its descent.
+        if let Some(depth) = r.tree.tree_depth {
+            let counts = count.resolve(1)?;
+            let pos = count::perftree_position(r.tree, r.common.chess960)?;
+            let mode = Mode::Perftree { pos, depth };
+            return Ok(Config {
+                mode,
+                counts,
+                root: r,
             });
         }
-        let job = suite::Suite {
-            common,
-            args: r.suite,
-            path,
-            simd,
+        let counts = count.resolve(available_threads())?;
+        let mode = if r.magics.magics {
+            Mode::Magics
+        } else if r.bench.bench {
+            Mode::Bench
+        } else if let Some(path) = &r.suite.suite {
+            if r.compare.compare {
+                Mode::SuiteCompare { path }
+            } else {
+                Mode::Suite { path }
+            }
+        } else {
+            if r.suite.json && !r.count.stats {
+                anyhow::bail!("--json goes with --suite or --stats");
+            }
+            let (pos, depth) = (r.common.position()?, r.count.depth());
+            if r.count.stats {
+                Mode::Stats { pos, depth }
+            } else if r.compare.compare {
+                Mode::Compare { pos, depth }
+            } else {
+                Mode::Count { pos, depth }
+            }
         };
-        return with_sliders(common.count.slider_choice(), job);
+        Ok(Config {
+            mode,
+            counts,
+            root: r,
+        })
     }
-    if r.suite.json && !r.count.stats {
-        anyhow::bail!("--json goes with --suite or --stats");
+
+    /// Runs what the options ask for.
+    pub fn run(self) -> Result<ExitCode> {
+        let (r, counts) = (self.root, self.counts);
+        match self.mode {
+            Mode::Perftree { pos, depth } => counts.run(count::Perftree { pos, depth, counts }),
+            Mode::Magics => magics::run(r.magics),
+            Mode::Bench => counts.run(bench::Bench {
+                counting: counts.counting,
+                simd: counts.simd,
+            }),
+            Mode::SuiteCompare { path } => {
+                let (work, bad_lines) = suite::work(path, r.common.chess960, r.suite.limits())?;
+                let what = format!("suite {}", path.display());
+                let mb = counts.hash_mb(|| suite::auto_table_size(&r.suite.limits()).0, 8);
+                let code = compare::run(&work, &what, counts, mb, r.compare.rounds)?;
+                // As a suite: differing counts exit 1; else bad lines exit 2.
+                Ok(if code == ExitCode::SUCCESS && bad_lines > 0 {
+                    ExitCode::from(2)
+                } else {
+                    code
+                })
+            }
+            Mode::Suite { path } => counts.run(suite::Suite {
+                args: r.suite,
+                path,
+                chess960: r.common.chess960,
+                counts,
+            }),
+            Mode::Stats { pos, depth } => counts.run(stats::StatsJob {
+                counts,
+                pos,
+                depth,
+                divide: r.count.divide,
+                json: r.suite.json,
+            }),
+            Mode::Compare { pos, depth } => {
+                let mb = counts.hash_mb(
+                    || perft::perft::estimate_leaves::<perft::Magic>(&pos, depth),
+                    depth,
+                );
+                let what = pos.to_fen();
+                let work = [Work {
+                    pos,
+                    depth,
+                    expected: None,
+                }];
+                compare::run(&work, &what, counts, mb, r.compare.rounds)
+            }
+            Mode::Count { pos, depth } => counts.run(count::Count {
+                pos,
+                depth,
+                divide: r.count.divide,
+                counts,
+            }),
+        }
     }
-    let pos = common.position()?;
-    if r.count.stats {
-        let job = stats::StatsJob {
-            common,
-            simd: common.count.simd()?.without_lanes(),
-            pos,
-            depth: r.count.depth(),
-            divide: r.count.divide,
-            json: r.suite.json,
-        };
-        return with_sliders(common.count.slider_choice(), job);
-    }
-    if r.compare.compare {
-        let work = [Work {
-            pos: pos.clone(),
-            depth: r.count.depth(),
-            expected: None,
-        }];
-        let depth = r.count.depth();
-        let mb = common.count.hash_mb(
-            || perft::perft::estimate_leaves::<perft::Magic>(&pos, depth),
-            depth,
-        );
-        return compare::run(&work, &pos.to_fen(), counting, simd, mb, r.compare.rounds);
-    }
-    let job = count::Count {
-        common,
-        args: r.count,
-        pos,
-        simd,
-    };
-    with_sliders(common.count.slider_choice(), job)
 }

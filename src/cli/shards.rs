@@ -2,9 +2,10 @@
 //! by the batch engines people already run (GNU parallel, Slurm, xargs).
 
 use super::common::{
-    CountArgs, HashSize, MAX_DEPTH, OPTION_NAMES, SliderChoice, SliderJob, build_position,
-    hash_label, many, move_list, plural, with_sliders,
+    CountArgs, HashSize, MAX_DEPTH, OPTION_NAMES, build_position, hash_label, many, move_list,
+    plural,
 };
+use super::config::{Counts, SliderJob};
 use super::json::ErrorJson;
 use super::json::shards::{MergeJson, MissingJson};
 use anyhow::{Result, bail};
@@ -93,7 +94,8 @@ pub fn split(args: &SplitArgs) -> Result<ExitCode> {
             args.depth
         );
     }
-    with_sliders(SliderChoice::Magic, Split { args })
+    // The split's own counts are small: the one slider implementation every CPU runs.
+    Split { args }.run::<perft::Magic>()
 }
 
 impl SliderJob for Split<'_> {
@@ -161,11 +163,11 @@ struct Work<'a> {
     claim: shards::Claim,
     shard: Shard,
     existing: shards::Results,
-    simd: perft::cpu::Simd,
+    counts: Counts,
 }
 
 pub fn work(args: &WorkArgs) -> Result<ExitCode> {
-    let simd = args.count.simd()?;
+    let counts = args.count.resolve_all_cores()?;
     let shard = shards::read_shard(&args.shard)?;
     // Held from before the results are read until the last job is written.
     let claim = shards::claim(&shard)?;
@@ -184,16 +186,16 @@ pub fn work(args: &WorkArgs) -> Result<ExitCode> {
         claim,
         shard,
         existing,
-        simd,
+        counts,
     };
-    with_sliders(args.count.slider_choice(), job)
+    counts.run(job)
 }
 
 impl SliderJob for Work<'_> {
     fn run<S: Sliders>(self) -> Result<ExitCode> {
         let (args, shard) = (self.args, &self.shard);
-        let threads = args.count.threads();
-        let mb = match args.count.hash {
+        let threads = self.counts.threads;
+        let mb = match self.counts.hash {
             HashSize::Mb(mb) => mb as usize,
             HashSize::Auto => auto_mb::<S>(shard, &self.existing),
         };
@@ -206,10 +208,10 @@ impl SliderJob for Work<'_> {
             (mb, true) => Some(StatsTable::with_threads(mb, threads)?),
         };
         let opts = WorkOptions {
-            counting: args.count.counting(),
+            counting: self.counts.counting,
             threads,
             table: table.as_ref(),
-            simd: self.simd,
+            simd: self.counts.simd,
             stats: args.stats.then_some(stats_table.as_ref()),
         };
         let bar = progress_bar(shard.jobs.len() as u64);

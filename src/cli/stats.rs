@@ -1,12 +1,12 @@
 //! `perft --stats`: the leaf statistics of every depth 1..N, as the Perft Results tables give
 //! them, or as one JSON document with the Grand Chess Tree's finer split.
 
-use super::common::{Common, SliderJob, hash_label, mnps, rules_label};
+use super::common::{hash_label, mnps, rules_label};
+use super::config::{Counts, SliderJob};
 use super::json::stats::{StatsJson, StatsRowJson};
 use anyhow::Result;
-use perft::cpu::Simd;
-use perft::perft::estimate_leaves;
-use perft::stats::{Stats, StatsTable, divide_stats, stats_with};
+use perft::perft::{Perft, estimate_leaves, uci_lines};
+use perft::stats::{Stats, StatsTable};
 use perft::{Nodes, Position, Sliders};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -44,28 +44,28 @@ fn header(first: &str) -> String {
 }
 
 /// `--stats`, with `--divide` and `--json`.
-pub struct StatsJob<'a> {
-    pub common: &'a Common,
-    /// The copy of the code the statistics run in (one board at a time).
-    pub simd: Simd,
+pub struct StatsJob {
+    /// The counting options; the statistics run in the copy of the code `simd` names, one
+    /// board at a time.
+    pub counts: Counts,
     pub pos: Position,
     pub depth: u32,
     pub divide: bool,
     pub json: bool,
 }
 
-impl SliderJob for StatsJob<'_> {
+impl SliderJob for StatsJob {
     fn run<S: Sliders>(self) -> Result<ExitCode> {
-        let threads = self.common.count.threads();
+        let (threads, simd) = (self.counts.threads, self.counts.simd.without_lanes());
         let table: Option<StatsTable> = self
-            .common
-            .count
+            .counts
             .table(|| estimate_leaves::<S>(&self.pos, self.depth), self.depth)?;
         let table = table.as_ref();
+        let count = Perft::stats().threads(threads).table(table).simd(simd);
         let start = Instant::now();
         // With --divide the last row is the sum of the divide's rows: that depth is counted once.
-        let divide = (self.divide && self.depth > 0)
-            .then(|| divide_stats::<S>(&self.pos, self.depth, threads, table, self.simd));
+        let divide =
+            (self.divide && self.depth > 0).then(|| count.divide::<S>(&self.pos, self.depth));
         let mut rows = Vec::new();
         // Every depth from 1 to the one asked; depth 0 is its own row (the root, one node).
         for depth in self.depth.min(1)..=self.depth {
@@ -73,18 +73,11 @@ impl SliderJob for StatsJob<'_> {
                 Some(lines) if depth == self.depth => {
                     lines.iter().fold(Stats::default(), |a, (_, b)| a + *b)
                 }
-                _ => stats_with::<S>(&self.pos, depth, threads, table, self.simd),
+                _ => count.total::<S>(&self.pos, depth),
             };
             rows.push((depth, st));
         }
-        let divide = divide.map(|lines| {
-            let mut lines: Vec<(String, Stats)> = lines
-                .into_iter()
-                .map(|(mv, s)| (mv.to_uci(self.pos.is_chess960()), s))
-                .collect();
-            lines.sort_by(|a, b| a.0.cmp(&b.0));
-            lines
-        });
+        let divide = divide.map(|lines| uci_lines(&self.pos, lines));
         let elapsed = start.elapsed();
         if self.json {
             let doc = StatsJson {
@@ -132,7 +125,7 @@ impl SliderJob for StatsJob<'_> {
             },
             S::NAME,
             if threads == 1 { "" } else { "s" },
-            self.simd.describe(),
+            simd.describe(),
             rules_label(&self.pos),
         );
         Ok(ExitCode::SUCCESS)

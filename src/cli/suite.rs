@@ -1,8 +1,7 @@
 //! `perft --suite FILE`: every position of a suite file checked against its published counts.
 
-use super::common::{
-    Common, MAX_DEPTH, SliderJob, counting_name, mnps, mnps_label, plural, setup_label,
-};
+use super::common::{MAX_DEPTH, counting_name, mnps, mnps_label, plural, setup_label};
+use super::config::{Counts, SliderJob};
 use super::input::Input;
 use super::json::LineError;
 use super::json::suite::{SuiteJson, SuitePositionJson, SuiteSummaryJson};
@@ -10,7 +9,7 @@ use super::progress::Progress;
 use anyhow::{Result, bail};
 use perft::compare::Work;
 use perft::epd;
-use perft::perft::Options;
+use perft::perft::Perft;
 use perft::suite::{self, Limits, PositionReport, Summary};
 use perft::{Magic, Nodes, Sliders};
 
@@ -214,7 +213,7 @@ pub fn work(path: &Path, chess960: bool, limits: Limits) -> Result<(Vec<Work>, u
             if depth > limits.max_depth {
                 continue;
             }
-            let opts = Options::single(perft::Counting::Bulk);
+            let opts = Perft::new();
             sizes.count_below::<Magic>(&pos, depth, limits.max_nodes as f64, opts);
             if limits.skip(depth, sizes.estimate(depth), false).is_none() {
                 work.push(Work {
@@ -233,11 +232,10 @@ pub fn work(path: &Path, chess960: bool, limits: Limits) -> Result<(Vec<Work>, u
 
 /// `--suite`.
 pub struct Suite<'a> {
-    pub common: &'a Common,
     pub args: &'a Args,
     pub path: &'a Path,
-    /// The last ply's code, resolved once with the other options.
-    pub simd: perft::cpu::Simd,
+    pub chess960: bool,
+    pub counts: Counts,
 }
 
 /// What `--hash auto` sizes a suite's table for: the largest count the limits allow (leaves), at
@@ -254,18 +252,12 @@ pub(super) fn auto_table_size(limits: &Limits) -> (f64, u32) {
 
 impl SliderJob for Suite<'_> {
     fn run<S: Sliders>(self) -> Result<ExitCode> {
-        let (common, args, path) = (self.common, self.args, self.path);
-        let counting = common.count.counting();
+        let (args, path) = (self.args, self.path);
         let limits = args.limits();
         let input = Input::open(path)?;
         let (leaves, depth) = auto_table_size(&limits);
-        let table = common.count.table(|| leaves, depth)?;
-        let opts = Options {
-            counting,
-            threads: common.count.threads(),
-            table: table.as_ref(),
-            simd: self.simd,
-        };
+        let table = self.counts.table(|| leaves, depth)?;
+        let opts = self.counts.perft(table.as_ref());
         let (total, width) = if args.json {
             (Nodes::ZERO, *NAME_WIDTH.start())
         } else {
@@ -279,7 +271,7 @@ impl SliderJob for Suite<'_> {
         for entry in epd::read(input.reader()?) {
             let (line, message) = match entry {
                 Err(e) => (e.line, e.kind.to_string()),
-                Ok(entry) => match suite::parse_position(&entry, common.chess960) {
+                Ok(entry) => match suite::parse_position(&entry, self.chess960) {
                     Err(e) => (entry.line, format!("invalid FEN: {e}")),
                     Ok(pos) => {
                         let report = suite::run_position::<S>(&entry, pos, limits, opts, |n| {
@@ -331,7 +323,7 @@ impl SliderJob for Suite<'_> {
                     nodes: summary.nodes,
                     time: summary.time.as_secs_f64(),
                     mnps: summary.mnps(),
-                    counting: counting_name(counting),
+                    counting: counting_name(opts.counting),
                     sliders: S::NAME,
                     threads: opts.threads,
                     hash_mb: table.as_ref().map_or(0, |t| t.bytes() >> 20),
@@ -359,7 +351,7 @@ impl SliderJob for Suite<'_> {
                 summary.time.as_secs_f64(),
                 summary.mnps(),
                 mnps_label(&opts),
-                setup_label(counting, S::NAME, &opts),
+                setup_label(S::NAME, &opts),
                 limits.max_depth,
                 limits.max_nodes
             );

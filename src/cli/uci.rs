@@ -1,9 +1,10 @@
 //! `perft uci`: the UCI loop on stdin and stdout, counting with the counting options.
 
-use super::common::{CountArgs, HashSize, SliderJob, with_sliders};
+use super::common::{CountArgs, HashSize};
+use super::config::{Counts, SliderJob};
 use anyhow::Result;
 use perft::attacks::Sliders;
-use perft::perft::{Options, divide_uci, estimate_leaves};
+use perft::perft::{estimate_leaves, uci_lines};
 use perft::tt::Table;
 use perft::uci::Uci;
 use std::process::ExitCode;
@@ -18,17 +19,17 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> Result<ExitCode> {
-    with_sliders(args.count.slider_choice(), UciLoop(args))
+    // Everything the options say is checked before the first command is read.
+    let counts = args.count.resolve_all_cores()?;
+    counts.run(UciLoop(counts))
 }
 
 /// The UCI loop with the slider implementation `S`.
-struct UciLoop<'a>(&'a Args);
+struct UciLoop(Counts);
 
-impl SliderJob for UciLoop<'_> {
+impl SliderJob for UciLoop {
     fn run<S: Sliders>(self) -> Result<ExitCode> {
-        let count = &self.0.count;
-        // Everything the options say is checked before the first command is read.
-        let (counting, threads, simd) = (count.counting(), count.threads(), count.simd()?);
+        let count = self.0;
         let kept_table = match count.hash {
             HashSize::Mb(_) => count.table(|| 0.0, 0)?,
             HashSize::Auto => None,
@@ -48,13 +49,8 @@ impl SliderJob for UciLoop<'_> {
                     grown = table.map(|t| (mb, t));
                 }
             }
-            let opts = Options {
-                counting,
-                threads,
-                table: kept_table.as_ref().or(grown.as_ref().map(|(_, t)| t)),
-                simd,
-            };
-            Ok(divide_uci::<S>(pos, depth, opts))
+            let opts = count.perft(kept_table.as_ref().or(grown.as_ref().map(|(_, t)| t)));
+            Ok(uci_lines(pos, opts.divide::<S>(pos, depth)))
         };
         let stdin = std::io::stdin();
         Uci::with_divide(divide).run(stdin.lock(), std::io::stdout().lock())?;

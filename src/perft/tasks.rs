@@ -14,22 +14,23 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// The total of the leaves `depth` plies below `pos` for the kind of count `L`, through `table`
 /// if any, in the copy `simd` names: depth 0 is the root itself; on one thread (or at depth 1)
-/// counted directly, on more the divide's root moves summed.
-pub(crate) fn total_leaves<S: Sliders, L: Leaf>(
+/// with nothing to follow counted directly, else the divide's root moves summed.
+pub(crate) fn total_leaves<S: Sliders, L: Leaf, F: Follow>(
     pos: &Position,
     depth: u32,
     threads: usize,
     table: Option<&Table<L::Narrow>>,
     simd: Simd,
+    follow: &F,
 ) -> L::Wide {
     if depth == 0 {
         return L::ROOT.widen();
     }
-    if threads <= 1 || depth == 1 {
+    if !F::TASKS && (threads <= 1 || depth == 1) {
         return count_leaves::<S, L>(&mut pos.clone(), depth, table, simd);
     }
     let mut total = L::Wide::default();
-    for (_, n) in divide_leaves::<S, L, ()>(pos, depth, threads, table, simd, &()) {
+    for (_, n) in divide_leaves::<S, L, F>(pos, depth, threads, table, simd, follow) {
         total += n;
     }
     total
@@ -173,17 +174,38 @@ impl std::fmt::Display for Cancelled {
 
 impl std::error::Error for Cancelled {}
 
-/// What follows a count split into tasks: told of each finished task, asked before each
-/// starts whether to stop. `()` follows nothing and compiles to nothing; [`Watch`] counts.
-pub(crate) trait Follow: Sync {
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for () {}
+    impl Sealed for super::Watch {}
+}
+
+/// What follows a count split into tasks (see [`Perft::watch`](super::Perft::watch)): `()`,
+/// nothing, which compiles to nothing; or a [`Watch`], which counts the tasks and can stop
+/// them. Sealed.
+pub trait Follow: Sync + sealed::Sealed {
+    /// What a count followed this way returns: the count itself, or `Err(Cancelled)` for a
+    /// count a [`Watch`] stopped.
+    type Out<X>;
     /// Whether the count goes through tasks on one thread too (so that it can be followed).
+    #[doc(hidden)]
     const TASKS: bool;
+    /// Told of the number of tasks before the first starts.
+    #[doc(hidden)]
     fn starting(&self, tasks: usize);
+    /// Asked before each task starts whether to stop.
+    #[doc(hidden)]
     fn stopped(&self) -> bool;
+    /// Told of each finished task.
+    #[doc(hidden)]
     fn finished_one(&self);
+    /// What a count that produced `x` returns.
+    #[doc(hidden)]
+    fn outcome<X>(&self, x: X) -> Self::Out<X>;
 }
 
 impl Follow for () {
+    type Out<X> = X;
     const TASKS: bool = false;
     #[inline(always)]
     fn starting(&self, _: usize) {}
@@ -193,9 +215,14 @@ impl Follow for () {
     }
     #[inline(always)]
     fn finished_one(&self) {}
+    #[inline(always)]
+    fn outcome<X>(&self, x: X) -> X {
+        x
+    }
 }
 
 impl Follow for Watch {
+    type Out<X> = Result<X, Cancelled>;
     const TASKS: bool = true;
     fn starting(&self, tasks: usize) {
         self.done.store(0, Ordering::Relaxed);
@@ -206,6 +233,13 @@ impl Follow for Watch {
     }
     fn finished_one(&self) {
         self.done.fetch_add(1, Ordering::Relaxed);
+    }
+    fn outcome<X>(&self, x: X) -> Result<X, Cancelled> {
+        if self.is_cancelled() {
+            Err(Cancelled)
+        } else {
+            Ok(x)
+        }
     }
 }
 

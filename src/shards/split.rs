@@ -6,7 +6,7 @@ use super::job::{Job, JobKey, job_fen, job_key};
 use super::{FNV_START, ShardError, fnv1a, rules_name};
 use crate::attacks::Sliders;
 use crate::movegen::{count_legal, legal_moves};
-use crate::perft::{Counting, Options, perft_with};
+use crate::perft::Perft;
 use crate::position::Position;
 use crate::types::Move;
 use std::collections::HashMap;
@@ -98,7 +98,7 @@ fn estimate<S: Sliders>(pos: &Position, depth: u32, sample: u32) -> f64 {
     let n = if sample == 1 {
         count_legal::<S>(pos) as f64
     } else {
-        perft_with::<S>(pos, sample, Options::single(Counting::Bulk)).to_f64()
+        Perft::new().total::<S>(pos, sample).to_f64()
     };
     (n.max(1.0)).powf(f64::from(depth) / f64::from(sample))
 }

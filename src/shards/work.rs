@@ -6,9 +6,9 @@ use super::files::{JobResult, Results, Shard, results_header};
 use crate::attacks::Sliders;
 use crate::cpu::Simd;
 use crate::nodes::Nodes;
-use crate::perft::{Counting, Options, perft_with};
+use crate::perft::{Counting, Perft};
 use crate::position::Position;
-use crate::stats::{StatsTable, stats_with};
+use crate::stats::StatsTable;
 use crate::tt::Table;
 use std::io::Write;
 use std::ops::ControlFlow;
@@ -136,17 +136,18 @@ pub fn work<S: Sliders>(
         let start = Instant::now();
         let (count, stats) = match opts.stats {
             Some(table) => {
-                let s = stats_with::<S>(&pos, job.depth, 1, table, opts.simd);
+                let s = Perft::stats()
+                    .table(table)
+                    .simd(opts.simd)
+                    .total::<S>(&pos, job.depth);
                 (s.nodes, Some(s))
             }
             None => {
-                let o = Options {
-                    counting: opts.counting,
-                    threads: 1,
-                    table: opts.table,
-                    simd: opts.simd,
-                };
-                (perft_with::<S>(&pos, job.depth, o), None)
+                let o = Perft::new()
+                    .counting(opts.counting)
+                    .table(opts.table)
+                    .simd(opts.simd);
+                (o.total::<S>(&pos, job.depth), None)
             }
         };
         let result = JobResult {

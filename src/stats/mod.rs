@@ -30,34 +30,10 @@ pub use record::Stats;
 
 pub(crate) use leaf::Statistics;
 
-use crate::attacks::Sliders;
-use crate::cpu::Simd;
-use crate::perft::{divide_leaves, total_leaves};
-use crate::position::Position;
 use crate::tt::record::RecordTable;
 use crate::tt::{Record, Table};
-use crate::types::Move;
 
-/// The statistics of the leaves `depth` plies below `pos` (single thread, no table). Depth 0
-/// is the root itself: one node, no move.
-///
-/// ```
-/// use perft::stats::stats;
-/// use perft::{Magic, Nodes, Position};
-///
-/// // The start position at depth 4, as published: 1,576 captures, 469 checks, 8 mates.
-/// let pos = Position::from_fen(perft::position::STARTPOS).unwrap();
-/// let s = stats::<Magic>(&pos, 4);
-/// assert_eq!(s.nodes, Nodes::from(197_281u64));
-/// assert_eq!(s.captures, Nodes::from(1_576u64));
-/// assert_eq!(s.checks(), Nodes::from(469u64)); // the published column counts mates too
-/// assert_eq!(s.checkmates(), Nodes::from(8u64));
-/// ```
-pub fn stats<S: Sliders>(pos: &Position, depth: u32) -> Stats {
-    stats_with::<S>(pos, depth, 1, None, Simd::detect())
-}
-
-/// A table of statistics records for [`stats_with`]: whole records, each verified by both
+/// A table of statistics records for [`Perft::stats`](crate::perft::Perft::stats): whole records, each verified by both
 /// 64-bit keys and the depth, so an index collision is a miss, never a wrong record.
 pub type StatsTable = Table<Stats<u64>>;
 
@@ -80,43 +56,16 @@ impl Record for Stats<u64> {
     }
 }
 
-/// The statistics under each root move at `depth` (`depth` >= 1), in generation order, with
-/// `threads` threads sharing the work (the tree split as perft splits it), the table if any,
-/// and the copy of the code `simd` names (as [`stats_with`]).
-pub fn divide_stats<S: Sliders>(
-    pos: &Position,
-    depth: u32,
-    threads: usize,
-    table: Option<&StatsTable>,
-    simd: Simd,
-) -> Vec<(Move, Stats)> {
-    divide_leaves::<S, Statistics, ()>(pos, depth, threads, table, simd, &())
-}
-
-/// The statistics of the leaves at `depth` with `threads` threads and the table if any (interior
-/// nodes of depth 2 and more looked up and stored). The walk is perft's, with `Statistics` at
-/// its leaves, in the copy of the code `simd` names: the baseline copy for [`Simd::NONE`], the
-/// x86-64-v3 copy otherwise. The statistics leaf has no lanes: a `simd` with lanes runs the
-/// same code as one without.
-pub fn stats_with<S: Sliders>(
-    pos: &Position,
-    depth: u32,
-    threads: usize,
-    table: Option<&StatsTable>,
-    simd: Simd,
-) -> Stats {
-    total_leaves::<S, Statistics>(pos, depth, threads, table, simd)
-}
-
 #[cfg(test)]
 mod tests {
     use super::leaf::no_reply_checks;
-    use super::{Statistics, Stats, stats};
+    use super::{Statistics, Stats};
     use crate::attacks::Magic;
     use crate::bitboard::Bitboard;
     use crate::inert::tests::depth_2_nodes;
     use crate::inert::{Inert, SliderReach};
     use crate::movegen::legal_moves;
+    use crate::perft::Perft;
     use crate::perft::{Baseline, BoardLeaf};
     use crate::position::Position;
     use crate::types::MoveKind;
@@ -136,7 +85,7 @@ mod tests {
             if quiet && inert.unplayed(piece.kind, mv.from(), to).any() {
                 let mut child = pos.clone();
                 child.make(mv);
-                total += stats::<Magic>(&child, 1);
+                total += Perft::stats().total::<Magic>(&child, 1);
                 n += 1;
             }
         }

@@ -6,7 +6,7 @@ use super::{Divide, Failure, Generator, Query};
 use crate::attacks::{Magic, Sliders};
 use crate::movegen::parse_uci_move;
 use crate::nodes::Nodes;
-use crate::perft::{Cancelled, Counting, Options, Watch, divide_watched};
+use crate::perft::{Cancelled, Perft, Watch};
 use crate::position::Position;
 use crate::types::Move;
 use std::collections::BTreeMap;
@@ -23,7 +23,7 @@ pub enum Stopped {
 /// How a descent counts its own side and whom it tells.
 pub struct Descent<'a> {
     /// How our divides are counted (threads, table: any counting gives the same counts).
-    pub opts: Options<'a>,
+    pub opts: Perft<'a>,
     /// Stops the descent (and our counts) when cancelled; the generator may follow it too.
     pub watch: &'a Watch,
     /// The generator's answer to the first query, if it was already asked.
@@ -44,7 +44,7 @@ pub fn find_divergence<G: Generator + ?Sized>(
 ) -> Result<Report, Failure> {
     let watch = Watch::new();
     let how = Descent {
-        opts: Options::single(Counting::Bulk),
+        opts: Perft::new(),
         watch: &watch,
         first: None,
         on_step: &mut |_, _| {},
@@ -59,10 +59,12 @@ pub fn find_divergence<G: Generator + ?Sized>(
 fn our_divide<S: Sliders>(
     pos: &Position,
     depth: u32,
-    opts: Options<'_>,
+    opts: Perft<'_>,
     watch: &Watch,
 ) -> Result<BTreeMap<String, (Move, Nodes)>, Cancelled> {
-    Ok(divide_watched::<S>(pos, depth, opts, watch)?
+    Ok(opts
+        .watch(watch)
+        .divide::<S>(pos, depth)?
         .into_iter()
         .map(|(mv, n)| (mv.to_uci(pos.is_chess960()), (mv, n)))
         .collect())

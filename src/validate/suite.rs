@@ -6,7 +6,7 @@ use super::{Failure, Generator, Query};
 use crate::attacks::{Magic, Sliders};
 use crate::epd::EpdEntry;
 use crate::nodes::Nodes;
-use crate::perft::{Counting, Options, Watch};
+use crate::perft::{Perft, Watch};
 use crate::position::Position;
 use crate::suite::{Limits, SkipReason, TreeSizes, parse_position};
 use std::collections::BTreeMap;
@@ -104,7 +104,7 @@ pub fn check<G: Generator + ?Sized>(
     limits: Limits,
 ) -> Result<SuiteReport, Failure> {
     let mut out = SuiteReport::default();
-    let opts = Options::single(Counting::Bulk);
+    let opts = Perft::new();
     for entry in crate::epd::parse_str(suite.epd) {
         let entry = match entry {
             Ok(entry) => entry,
@@ -177,7 +177,7 @@ pub fn check_position<S: Sliders, G: Generator + ?Sized>(
     entry: &EpdEntry,
     root: &Position,
     limits: Limits,
-    opts: Options<'_>,
+    opts: Perft<'_>,
     mut progress: impl FnMut(Nodes),
 ) -> Result<PositionDiff, Failure> {
     let mut counts: Vec<(u32, Nodes)> = entry.counts.iter().copied().filter(|c| c.0 > 0).collect();

@@ -4,9 +4,8 @@
 
 use crate::common;
 
-use perft::cpu::Simd;
-use perft::perft::{Counting, Options, divide_with, perft, perft_with};
-use perft::stats::{StatsTable, stats_with};
+use perft::perft::{Counting, Perft};
+use perft::stats::StatsTable;
 use perft::tt::Table;
 use perft::{Magic, Nodes, Position};
 use std::collections::HashMap;
@@ -89,12 +88,11 @@ fn counts_past_2_to_the_64_are_exact_with_and_without_the_table() {
     let pos = Position::from_fen(KINGS).unwrap();
     // Without a table: the plies above the u64 subtrees are walked one by one.
     for depth in [7, 8] {
+        assert_eq!(Perft::new().total::<Magic>(&pos, depth), kings(depth));
         assert_eq!(
-            perft::<Magic>(&mut pos.clone(), depth, Counting::Bulk),
-            kings(depth)
-        );
-        assert_eq!(
-            perft::<Magic>(&mut pos.clone(), depth, Counting::NoBulk),
+            Perft::new()
+                .counting(Counting::NoBulk)
+                .total::<Magic>(&pos, depth),
             kings(depth)
         );
     }
@@ -102,17 +100,13 @@ fn counts_past_2_to_the_64_are_exact_with_and_without_the_table() {
     // suffices up to depth 30).
     let table = Table::new(128).unwrap();
     for threads in [1, 2, 4] {
-        let opts = Options {
-            counting: Counting::Bulk,
-            threads,
-            table: Some(&table),
-            simd: perft::cpu::Simd::detect(),
-        };
+        let opts = Perft::new().threads(threads).table(Some(&table));
         for depth in [20, 24, 30, 40] {
-            let got = perft_with::<Magic>(&pos, depth, opts);
+            let got = opts.total::<Magic>(&pos, depth);
             assert_eq!(got, kings(depth), "depth {depth}, {threads} threads");
         }
-        let divide: Nodes = divide_with::<Magic>(&pos, 30, opts)
+        let divide: Nodes = opts
+            .divide::<Magic>(&pos, 30)
             .into_iter()
             .map(|(_, n)| n)
             .sum();
@@ -127,7 +121,10 @@ fn statistics_past_2_to_the_64_are_exact() {
     let pos = Position::from_fen(KINGS).unwrap();
     let table = StatsTable::new(16).unwrap();
     for threads in [1, 2] {
-        let st = stats_with::<Magic>(&pos, 24, threads, Some(&table), Simd::detect());
+        let st = Perft::stats()
+            .threads(threads)
+            .table(Some(&table))
+            .total::<Magic>(&pos, 24);
         // Kings alone never capture, castle, promote or give check.
         assert_eq!(st.nodes, kings(24));
         assert!(st.captures.is_zero() && st.checks().is_zero());

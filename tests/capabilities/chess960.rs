@@ -4,7 +4,7 @@
 use crate::common;
 
 use perft::movegen::legal_moves;
-use perft::perft::{Counting, perft};
+use perft::perft::Perft;
 use perft::suite::parse_position;
 use perft::{Classical, Magic, Position, Sliders};
 
@@ -12,7 +12,7 @@ fn check_suite<S: Sliders>(max_nodes: u128) -> usize {
     let mut checked = 0;
     let mut failures = Vec::new();
     for entry in common::suite("chess960.epd") {
-        let mut pos =
+        let pos =
             parse_position(&entry, false).unwrap_or_else(|e| panic!("line {}: {e}", entry.line));
         let rights = entry.fen.split_ascii_whitespace().nth(2) != Some("-");
         assert!(
@@ -24,7 +24,7 @@ fn check_suite<S: Sliders>(max_nodes: u128) -> usize {
             if expected > max_nodes.into() {
                 continue;
             }
-            let got = perft::<S>(&mut pos, depth, Counting::Bulk);
+            let got = Perft::new().total::<S>(&pos, depth);
             checked += 1;
             if got != expected {
                 failures.push(format!(

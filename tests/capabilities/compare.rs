@@ -4,7 +4,7 @@
 
 use perft::Position;
 use perft::compare::{Work, compare};
-use perft::perft::{Counting, Options};
+use perft::perft::{Counting, Perft};
 
 #[test]
 fn every_implementation_runs_every_round_and_agrees() {
@@ -13,7 +13,7 @@ fn every_implementation_runs_every_round_and_agrees() {
         depth: 4,
         expected: Some(197_281u64.into()),
     }];
-    let (contenders, problems) = compare(&work, Options::single(Counting::Bulk), 0, 3);
+    let (contenders, problems) = compare(&work, Perft::new(), 0, 3);
     assert!(problems.is_empty(), "{problems:?}");
     assert!(contenders.len() >= 2);
     assert_eq!(contenders[0].name, "classical");
@@ -30,7 +30,7 @@ fn a_wrong_published_count_is_reported_for_each_implementation() {
         depth: 3,
         expected: Some(8903u64.into()),
     }];
-    let (contenders, problems) = compare(&work, Options::single(Counting::NoBulk), 0, 1);
+    let (contenders, problems) = compare(&work, Perft::new().counting(Counting::NoBulk), 0, 1);
     assert_eq!(problems.len(), contenders.len(), "{problems:?}");
     assert!(
         problems.iter().all(|p| p.contains("got 8902")),

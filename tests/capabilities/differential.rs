@@ -19,7 +19,7 @@ use perft::attacks::Pext;
 use perft::attacks::magic::Prng;
 use perft::cpu::{Simd, SimdKind};
 use perft::movegen::legal_moves;
-use perft::perft::{Counting, Options, perft, perft_with};
+use perft::perft::{Counting, Perft};
 use perft::tt::Table;
 use perft::{Classical, Magic, MoveKind, Nodes, Position, Sliders};
 use shakmaty::fen::Fen;
@@ -27,11 +27,8 @@ use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Position as _};
 
 /// Two threads, no table, the widest last-ply code this CPU runs.
-fn two_threads() -> Options<'static> {
-    Options {
-        threads: 2,
-        ..Options::single(Counting::Bulk)
-    }
+fn two_threads() -> Perft<'static> {
+    Perft::new().threads(2)
 }
 
 #[derive(Default, Debug)]
@@ -97,7 +94,7 @@ fn playout(fen: &str, chess960: bool, plies: u32, rng: &mut Prng, seen: &mut See
         }
         if seen.positions.is_multiple_of(4) {
             for depth in 1..=3 {
-                let a = perft::<Magic>(&mut ours, depth, Counting::Bulk);
+                let a = Perft::new().total::<Magic>(&ours, depth);
                 let b = shakmaty::perft(&theirs, depth);
                 assert_eq!(
                     a,
@@ -106,7 +103,7 @@ fn playout(fen: &str, chess960: bool, plies: u32, rng: &mut Prng, seen: &mut See
                     ours.to_fen()
                 );
                 // The threaded driver too (it splits the tree into tasks).
-                let threaded = perft_with::<Magic>(&ours, depth, two_threads());
+                let threaded = two_threads().total::<Magic>(&ours, depth);
                 assert_eq!(
                     threaded,
                     b,
@@ -258,31 +255,21 @@ fn every_way_counts(pos: &Position, depth: u32, want: u64, what: &str) {
 fn every_way_counts_with<S: Sliders>(pos: &Position, depth: u32, want: u64, what: &str) {
     let want = Nodes::from(want);
     let table = Table::new(1).unwrap();
-    let hashed = Options {
-        counting: Counting::Bulk,
-        threads: 1,
-        table: Some(&table),
-        simd: Simd::detect(),
-    };
-    let mut p = pos.clone();
+    let hashed = Perft::new().table(Some(&table));
+    let p = pos.clone();
     let ways: [(&str, Nodes); 4] = [
-        (
-            "default, 2 threads",
-            perft_with::<S>(pos, depth, two_threads()),
-        ),
-        ("hashed", perft_with::<S>(pos, depth, hashed)),
+        ("default, 2 threads", two_threads().total::<S>(pos, depth)),
+        ("hashed", hashed.total::<S>(pos, depth)),
         (
             "hashed, 2 threads",
-            perft_with::<S>(
-                pos,
-                depth,
-                Options {
-                    threads: 2,
-                    ..hashed
-                },
-            ),
+            hashed.threads(2).total::<S>(pos, depth),
         ),
-        ("no bulk", perft::<S>(&mut p, depth, Counting::NoBulk)),
+        (
+            "no bulk",
+            Perft::new()
+                .counting(Counting::NoBulk)
+                .total::<S>(&p, depth),
+        ),
     ];
     for (way, n) in ways {
         assert_eq!(
@@ -297,12 +284,8 @@ fn every_way_counts_with<S: Sliders>(pos: &Position, depth: u32, want: u64, what
     let codes = lanes.iter().filter_map(|&k| Simd::new(k).ok());
     for simd in codes.chain([Simd::one_board()]) {
         for table in [None, Some(&table)] {
-            let opts = Options {
-                simd,
-                table,
-                ..Options::single(Counting::Bulk)
-            };
-            let n = perft_with::<S>(pos, depth, opts);
+            let opts = Perft::new().simd(simd).table(table);
+            let n = opts.total::<S>(pos, depth);
             assert_eq!(
                 n,
                 want,

@@ -4,7 +4,7 @@
 
 use crate::common;
 
-use perft::perft::{Counting, Options, perft, perft_with};
+use perft::perft::Perft;
 use perft::{Magic, Position, epd};
 use proptest::prelude::*;
 use std::process::{Command, Output, Stdio};
@@ -22,16 +22,11 @@ fn exercise(pos: Position) {
     let fen = pos.to_fen();
     let again = Position::from_fen_with(&fen, pos.is_chess960()).expect("printed FEN parses");
     assert_eq!(again, pos);
-    let mut p = pos;
-    let one = perft::<Magic>(&mut p, 2, Counting::Bulk);
+    let p = pos;
+    let one = Perft::new().total::<Magic>(&p, 2);
     // The threaded driver must return too, and agree (positions without moves among them).
-    let opts = Options {
-        counting: Counting::Bulk,
-        threads: 2,
-        table: None,
-        simd: perft::cpu::Simd::detect(),
-    };
-    assert_eq!(perft_with::<Magic>(&p, 2, opts), one, "{fen}");
+    let opts = Perft::new().threads(2);
+    assert_eq!(opts.total::<Magic>(&p, 2), one, "{fen}");
 }
 
 proptest! {

@@ -7,7 +7,7 @@
 use crate::{common, paths};
 
 use perft::cpu::{Simd, SimdKind};
-use perft::perft::{Counting, Options, perft, perft_with};
+use perft::perft::{Counting, Perft};
 use perft::{Classical, Magic, Position, Sliders};
 
 const MAX_NODES: u128 = 10_000_000;
@@ -16,7 +16,7 @@ const MAX_NODES_NO_BULK: u128 = 2_000_000;
 /// Checks every listed count up to `max_nodes` (and `max_depth`); returns how many it checked.
 fn check_suites<S: Sliders>(counting: Counting, max_nodes: u128, max_depth: u32) -> usize {
     check_suites_with::<S>(
-        &|pos, depth| perft::<S>(pos, depth, counting),
+        &|pos, depth| Perft::new().counting(counting).total::<S>(pos, depth),
         &format!("{counting:?}"),
         max_nodes,
         max_depth,
@@ -93,11 +93,8 @@ fn every_copy_of_the_code_matches_published_counts() {
     for simd in codes {
         let n = check_suites_with::<Magic>(
             &|pos, depth| {
-                let opts = Options {
-                    simd,
-                    ..Options::single(Counting::Bulk)
-                };
-                perft_with::<Magic>(pos, depth, opts)
+                let opts = Perft::new().simd(simd);
+                opts.total::<Magic>(pos, depth)
             },
             &format!("bulk ({})", simd.describe()),
             MAX_NODES,
@@ -135,21 +132,23 @@ fn pext_bulk_matches_published_counts() {
 /// The two counts the README promises, at full depth.
 #[test]
 fn startpos_6_and_kiwipete_5() {
-    let mut start = Position::startpos();
-    assert_eq!(perft::<Magic>(&mut start, 6, Counting::Bulk), 119_060_324);
-    let mut kiwipete =
+    let start = Position::startpos();
+    assert_eq!(Perft::new().total::<Magic>(&start, 6), 119_060_324);
+    let kiwipete =
         Position::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
             .unwrap();
-    assert_eq!(
-        perft::<Magic>(&mut kiwipete, 5, Counting::Bulk),
-        193_690_690
-    );
+    assert_eq!(Perft::new().total::<Magic>(&kiwipete, 5), 193_690_690);
 }
 
 /// Depth 0 is one node (the position itself), in both modes.
 #[test]
 fn depth_zero_is_one_node() {
-    let mut pos = Position::startpos();
-    assert_eq!(perft::<Magic>(&mut pos, 0, Counting::Bulk), 1);
-    assert_eq!(perft::<Magic>(&mut pos, 0, Counting::NoBulk), 1);
+    let pos = Position::startpos();
+    assert_eq!(Perft::new().total::<Magic>(&pos, 0), 1);
+    assert_eq!(
+        Perft::new()
+            .counting(Counting::NoBulk)
+            .total::<Magic>(&pos, 0),
+        1
+    );
 }

@@ -8,7 +8,7 @@ use perft::movegen::{
     MoveList, count_legal_on, generate_on, is_legal_by_make, legal_moves, parse_uci_move,
     pseudo_legal_moves,
 };
-use perft::perft::{Counting, perft};
+use perft::perft::{Counting, Perft};
 use perft::{Classical, Magic, Move, Position, Square};
 use proptest::prelude::*;
 use std::collections::BTreeSet;
@@ -125,8 +125,8 @@ proptest! {
     #[test]
     fn moves_left_unplayed_count_as_if_played(pos in any_position()) {
         for depth in [2, 3] {
-            let bulk = perft::<Magic>(&mut pos.clone(), depth, Counting::Bulk);
-            let each = perft::<Magic>(&mut pos.clone(), depth, Counting::NoBulk);
+            let bulk = Perft::new().total::<Magic>(&pos, depth);
+            let each = Perft::new().counting(Counting::NoBulk).total::<Magic>(&pos, depth);
             prop_assert_eq!(bulk, each, "depth {} of {}", depth, pos.to_fen());
         }
     }

@@ -8,7 +8,8 @@ use crate::common::{self, KIWIPETE, START, shakmaty_stats as theirs};
 use perft::attacks::magic::Prng;
 use perft::cpu::Simd;
 use perft::movegen::legal_moves;
-use perft::stats::{Stats, StatsTable, divide_stats, stats_with};
+use perft::perft::Perft;
+use perft::stats::{Stats, StatsTable};
 use perft::{Classical, Magic, Position, Sliders};
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
@@ -84,7 +85,11 @@ fn check_published<S: Sliders>(threads: usize, table: Option<&StatsTable>, simd:
         let pos = Position::from_fen(fen).unwrap();
         for (i, row) in rows.iter().enumerate() {
             let depth = i as u32 + 1;
-            let got = stats_with::<S>(&pos, depth, threads, table, simd);
+            let got = Perft::stats()
+                .threads(threads)
+                .table(table)
+                .simd(simd)
+                .total::<S>(&pos, depth);
             assert_eq!(
                 wiki(&got),
                 *row,
@@ -93,7 +98,11 @@ fn check_published<S: Sliders>(threads: usize, table: Option<&StatsTable>, simd:
                 simd.describe()
             );
             // The divide's rows add up to the total.
-            let sum = divide_stats::<S>(&pos, depth, threads, table, simd)
+            let sum = Perft::stats()
+                .threads(threads)
+                .table(table)
+                .simd(simd)
+                .divide::<S>(&pos, depth)
                 .into_iter()
                 .fold(Stats::default(), |a, (_, b)| a + b);
             assert_eq!(sum, got, "divide of {fen} depth {depth}");
@@ -132,13 +141,9 @@ fn published_values_in_every_copy_of_the_code() {
 
 #[test]
 fn the_finer_split_as_published() {
-    let start = stats_with::<Magic>(
-        &Position::from_fen(START).unwrap(),
-        5,
-        2,
-        None,
-        Simd::detect(),
-    );
+    let start = Perft::stats()
+        .threads(2)
+        .total::<Magic>(&Position::from_fen(START).unwrap(), 5);
     let expected = Stats::<u64> {
         nodes: 4865609,
         captures: 82719,
@@ -149,13 +154,9 @@ fn the_finer_split_as_published() {
         ..Stats::default()
     };
     assert_eq!(start, expected.widen());
-    let kiwipete = stats_with::<Magic>(
-        &Position::from_fen(KIWIPETE).unwrap(),
-        4,
-        2,
-        None,
-        Simd::detect(),
-    );
+    let kiwipete = Perft::stats()
+        .threads(2)
+        .total::<Magic>(&Position::from_fen(KIWIPETE).unwrap(), 4);
     let expected = Stats::<u64> {
         nodes: 4085603,
         captures: 757163,
@@ -205,7 +206,11 @@ fn stats_every_way(ours: &Position, depth: u32, want: &Stats) {
         }
         for simd in copies {
             for (threads, table) in [(1, None), (2, Some(&one_bucket))] {
-                let got = stats_with::<S>(ours, depth, threads, table, simd);
+                let got = Perft::stats()
+                    .threads(threads)
+                    .table(table)
+                    .simd(simd)
+                    .total::<S>(ours, depth);
                 assert_eq!(
                     &got,
                     want,
@@ -239,7 +244,7 @@ fn playout(fen: &str, chess960: bool, rng: &mut Prng, seen: &mut Stats) -> u32 {
     for ply in 0..60 {
         if ply % 3 == 0 {
             for depth in 1..=3 {
-                let a = stats_with::<Magic>(&ours, depth, 1, None, Simd::detect());
+                let a = Perft::stats().total::<Magic>(&ours, depth);
                 let b = theirs(&them, depth).widen();
                 assert_eq!(a, b, "depth {depth} at {}", ours.to_fen());
                 if ply % 9 == 0 {
@@ -343,7 +348,7 @@ fn placements_classified_as_shakmaty_classifies_them() {
         };
         for depth in 1..=3 {
             let want = theirs(&them, depth).widen();
-            let a = stats_with::<Magic>(&ours, depth, 1, None, Simd::detect());
+            let a = Perft::stats().total::<Magic>(&ours, depth);
             assert_eq!(a, want, "depth {depth} at {fen}");
             if seed % 10 == 0 {
                 stats_every_way(&ours, depth, &want);
@@ -396,9 +401,11 @@ fn assert_classified_as_shakmaty_does(fen: &str, chess960: bool, max_depth: u32)
         .into_position::<Chess>(mode(chess960))
         .unwrap();
     for depth in 1..=max_depth {
-        let a = stats_with::<Magic>(&ours, depth, 1, None, Simd::detect());
+        let a = Perft::stats().total::<Magic>(&ours, depth);
         assert_eq!(a, theirs(&them, depth).widen(), "depth {depth} at {fen}");
-        let c = stats_with::<Classical>(&ours, depth, 1, None, Simd::NONE);
+        let c = Perft::stats()
+            .simd(Simd::NONE)
+            .total::<Classical>(&ours, depth);
         assert_eq!(c, a, "classical, depth {depth} at {fen}");
     }
 }

@@ -9,7 +9,7 @@ use crate::common::{self, text};
 
 use perft::attacks::magic::Prng;
 use perft::movegen::legal_moves;
-use perft::perft::{Counting, Options, divide_with, perft_with};
+use perft::perft::{Counting, Perft};
 use perft::tt::Table;
 use perft::{Classical, Magic, Nodes, Position, Sliders};
 use proptest::prelude::*;
@@ -145,22 +145,19 @@ fn a_tree_that_grows_and_then_dies_gets_no_automatic_table() {
 }
 
 /// Every count of the file under `opts`, and the divide's sum with it.
-fn check_file<S: Sliders>(opts: Options<'_>) {
+fn check_file<S: Sliders>(opts: Perft<'_>) {
     for e in common::suite("terminal.epd") {
         let pos = perft::suite::parse_position(&e, false).unwrap();
         for &(depth, expected) in &e.counts {
             let what = format!("{} depth {depth}, {} threads", e.name(), opts.threads);
-            assert_eq!(perft_with::<S>(&pos, depth, opts), expected, "{what}");
-            let divided: Nodes = divide_with::<S>(&pos, depth, opts)
-                .iter()
-                .map(|m| m.1)
-                .sum();
+            assert_eq!(opts.total::<S>(&pos, depth), expected, "{what}");
+            let divided: Nodes = opts.divide::<S>(&pos, depth).iter().map(|m| m.1).sum();
             assert_eq!(divided, expected, "divide, {what}");
         }
         // A tree that is dead at some depth stays dead down to the deepest depth accepted.
         if let Some(&(dead, _)) = e.counts.iter().find(|c| c.1 == 0) {
             for depth in [dead + 1, 12, 33, 64] {
-                assert_eq!(perft_with::<S>(&pos, depth, opts), 0, "{}", e.name());
+                assert_eq!(opts.total::<S>(&pos, depth), 0, "{}", e.name());
             }
         }
     }
@@ -173,22 +170,15 @@ fn the_library_returns_with_any_thread_count_table_and_counting() {
         for threads in [1, 2, 3, 4, 16, 64] {
             for counting in [Counting::Bulk, Counting::NoBulk] {
                 for table in [None, Some(&table)] {
-                    let opts = Options {
-                        counting,
-                        threads,
-                        table,
-                        simd: perft::cpu::Simd::detect(),
-                    };
+                    let opts = Perft::new()
+                        .counting(counting)
+                        .threads(threads)
+                        .table(table);
                     check_file::<Magic>(opts);
                 }
             }
         }
-        check_file::<Classical>(Options {
-            counting: Counting::Bulk,
-            threads: 2,
-            table: None,
-            simd: perft::cpu::Simd::detect(),
-        });
+        check_file::<Classical>(Perft::new().threads(2));
     });
 }
 
@@ -356,14 +346,14 @@ proptest! {
         let result = within(60, "threaded counts", move || {
             for pos in positions.iter().take(12) {
                 for depth in 0..=4 {
-                    let one = perft_with::<Magic>(pos, depth, Options::single(Counting::Bulk));
+                    let one = (Perft::new()).total::<Magic>(pos, depth);
                     if one > Nodes::from(3_000_000u64) {
                         break;
                     }
                     for threads in [2, 3, 8] {
                         for table in [None, Some(&table)] {
-                            let opts = Options { counting: Counting::Bulk, threads, table, simd: perft::cpu::Simd::detect() };
-                            let many = perft_with::<Magic>(pos, depth, opts);
+                            let opts = Perft::new().threads(threads).table(table);
+                            let many = opts.total::<Magic>(pos, depth);
                             if many != one {
                                 return Err(format!(
                                     "{} depth {depth}: {many} with {threads} threads, {one} with one",

@@ -2,17 +2,18 @@
 //! combination of sliders, threads and hash (including a one-bucket table, where almost every
 //! probe meets another position's entry) gives the published count.
 //!
-//! Counts asserted besides the suites': Kiwipete's perft 4 and 5 (4,085,603, 193,690,690) and
+//! Counts asserted besides the suites': Kiwipete's perft 3, 4 and 5 (97,862, 4,085,603,
+//! 193,690,690), its statistics at depth 3 (993 checks, 1 mate) and
 //! position 3's perft 7 (178,633,661) (Chess Programming Wiki, "Perft Results"). The other numbers are table entries the tests
 //! store themselves and read back.
 
 use crate::common;
 
-use perft::perft::{Counting, Options, divide_with, perft_with};
+use perft::perft::{Cancelled, Counting, Perft, Watch};
 use perft::tt::Table;
 use perft::{Classical, Magic, Nodes, Position, Sliders};
 
-fn check<S: Sliders>(suites: &[&str], opts: Options<'_>, max_nodes: u128) -> usize {
+fn check<S: Sliders>(suites: &[&str], opts: Perft<'_>, max_nodes: u128) -> usize {
     let mut checked = 0;
     for name in suites {
         for entry in common::suite(name) {
@@ -21,7 +22,7 @@ fn check<S: Sliders>(suites: &[&str], opts: Options<'_>, max_nodes: u128) -> usi
                 if expected > max_nodes.into() {
                     continue;
                 }
-                let got = perft_with::<S>(&pos, depth, opts);
+                let got = opts.total::<S>(&pos, depth);
                 assert_eq!(
                     got,
                     expected,
@@ -47,42 +48,22 @@ const ALL: [&str; 4] = [
 #[test]
 fn hashed_counts_match_on_every_suite_position() {
     let table = Table::new(16).unwrap();
-    let opts = Options {
-        counting: Counting::Bulk,
-        threads: 1,
-        table: Some(&table),
-        simd: perft::cpu::Simd::detect(),
-    };
+    let opts = Perft::new().table(Some(&table));
     assert!(check::<Magic>(&ALL, opts, 1_000_000) > 4_000);
 }
 
 #[test]
 fn hashed_and_threaded_counts_match() {
     let table = Table::new(16).unwrap();
-    let opts = Options {
-        counting: Counting::Bulk,
-        threads: 3,
-        table: Some(&table),
-        simd: perft::cpu::Simd::detect(),
-    };
+    let opts = Perft::new().threads(3).table(Some(&table));
     assert!(check::<Classical>(&common::STANDARD_SUITES, opts, 10_000_000) > 700);
 }
 
 #[test]
 fn threaded_counts_match() {
-    let opts = Options {
-        counting: Counting::Bulk,
-        threads: 2,
-        table: None,
-        simd: perft::cpu::Simd::detect(),
-    };
+    let opts = Perft::new().threads(2);
     assert!(check::<Magic>(&common::STANDARD_SUITES, opts, 10_000_000) > 700);
-    let opts = Options {
-        counting: Counting::NoBulk,
-        threads: 2,
-        table: None,
-        simd: perft::cpu::Simd::detect(),
-    };
+    let opts = Perft::new().counting(Counting::NoBulk).threads(2);
     assert!(check::<Magic>(&["standard.epd", "tricky.epd"], opts, 1_000_000) == 96);
 }
 
@@ -90,19 +71,9 @@ fn threaded_counts_match() {
 fn a_one_bucket_table_collides_constantly_and_stays_exact() {
     let table = Table::new(0).unwrap();
     assert_eq!(table.bytes(), 512);
-    let opts = Options {
-        counting: Counting::Bulk,
-        threads: 2,
-        table: Some(&table),
-        simd: perft::cpu::Simd::detect(),
-    };
+    let opts = Perft::new().threads(2).table(Some(&table));
     assert!(check::<Magic>(&["standard.epd", "tricky.epd"], opts, 2_000_000) == 110);
-    let opts = Options {
-        counting: Counting::NoBulk,
-        threads: 1,
-        table: Some(&table),
-        simd: perft::cpu::Simd::detect(),
-    };
+    let opts = Perft::new().counting(Counting::NoBulk).table(Some(&table));
     assert!(check::<Magic>(&["standard.epd"], opts, 200_000) > 20);
 }
 
@@ -146,18 +117,13 @@ fn deep_hashed_counts() {
     // help; with it, depth 6 of Kiwipete and position 3's depth 7 run in a few seconds.
     // Mapped by two threads, as `--threads 2 --hash 64` does.
     let table = Table::with_threads(64, 2).unwrap();
-    let opts = Options {
-        counting: Counting::Bulk,
-        threads: 2,
-        table: Some(&table),
-        simd: perft::cpu::Simd::detect(),
-    };
+    let opts = Perft::new().threads(2).table(Some(&table));
     let kiwipete =
         Position::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
             .unwrap();
-    assert_eq!(perft_with::<Magic>(&kiwipete, 5, opts), 193_690_690);
+    assert_eq!(opts.total::<Magic>(&kiwipete, 5), 193_690_690);
     let pos3 = Position::from_fen("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1").unwrap();
-    assert_eq!(perft_with::<Magic>(&pos3, 7, opts), 178_633_661);
+    assert_eq!(opts.total::<Magic>(&pos3, 7), 178_633_661);
 }
 
 #[test]
@@ -165,27 +131,9 @@ fn threaded_divide_matches_single_threaded_divide() {
     let pos =
         Position::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
             .unwrap();
-    let one = divide_with::<Magic>(
-        &pos,
-        4,
-        Options {
-            counting: Counting::Bulk,
-            threads: 1,
-            table: None,
-            simd: perft::cpu::Simd::detect(),
-        },
-    );
+    let one = (Perft::new()).divide::<Magic>(&pos, 4);
     let table = Table::with_threads(8, 4).unwrap();
-    let many = divide_with::<Magic>(
-        &pos,
-        4,
-        Options {
-            counting: Counting::Bulk,
-            threads: 4,
-            table: Some(&table),
-            simd: perft::cpu::Simd::detect(),
-        },
-    );
+    let many = (Perft::new().threads(4).table(Some(&table))).divide::<Magic>(&pos, 4);
     assert_eq!(one, many);
     assert_eq!(one.iter().map(|x| x.1).sum::<Nodes>(), 4_085_603);
 }
@@ -321,4 +269,33 @@ fn depth_2_entries_verify_the_second_key_and_keep_zero_counts() {
     assert_eq!(table.probe((key1, key2 ^ 8 << 32), 2), Some(8));
     assert_eq!(table.probe((key1, key2 ^ 1 << 32), 2), Some(1));
     assert_eq!(table.probe((key1, key2), 2), None);
+}
+
+/// A count a `Watch` follows goes through tasks on one thread too: its total and divide are the
+/// published counts, every task is seen done, and once the watch is cancelled every kind of
+/// count returns `Err(Cancelled)` instead of a partial number.
+#[test]
+fn a_watched_count_is_exact_and_a_cancelled_one_says_so() {
+    let kiwipete = Position::from_fen(common::KIWIPETE).unwrap();
+    let watch = Watch::new();
+    for threads in [1, 2] {
+        let count = Perft::new().threads(threads).watch(&watch);
+        let total = count.total::<Magic>(&kiwipete, 4);
+        assert_eq!(total, Ok(Nodes::from(4_085_603u64)), "{threads} threads");
+        let (done, all) = watch.progress();
+        assert!(all > 1 && done == all, "{done} of {all} tasks");
+        let lines = count.divide::<Magic>(&kiwipete, 3).unwrap();
+        assert_eq!(lines.len(), 48);
+        let sum: Nodes = lines.iter().map(|&(_, n)| n).sum();
+        assert_eq!(sum, Nodes::from(97_862u64));
+        let stats = Perft::stats().threads(threads).watch(&watch);
+        let s = stats.total::<Magic>(&kiwipete, 3).unwrap();
+        assert_eq!((s.checks(), s.checkmates()), (993u64.into(), 1u64.into()));
+    }
+    watch.cancel();
+    let count = Perft::new().watch(&watch);
+    assert_eq!(count.total::<Magic>(&kiwipete, 4), Err(Cancelled));
+    assert_eq!(count.divide::<Magic>(&kiwipete, 4), Err(Cancelled));
+    let stats = Perft::stats().watch(&watch);
+    assert!(stats.total::<Magic>(&kiwipete, 3).is_err());
 }

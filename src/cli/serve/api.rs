@@ -9,7 +9,7 @@ use crate::cli::json::diff::FailureJson;
 use crate::cli::json::serve::{InfoJson, ProgressJson, RowJson, ServeDivideJson};
 use perft::diff::EngineUnderTest;
 use perft::engine::Engine;
-use perft::perft::{Cancelled, Options, Watch, divide_watched};
+use perft::perft::{Cancelled, Perft, Watch};
 use perft::tt::Table;
 use perft::validate::{Descent, Outcome, Stopped, find_divergence_with};
 use perft::{Nodes, Position, Sliders};
@@ -129,13 +129,8 @@ impl State {
 
     /// How every count of this server is made (our divides and the descent's alike): the
     /// command line's counting options, with the table kept between requests.
-    fn options(&self) -> Options<'_> {
-        Options {
-            counting: self.settings.counting,
-            threads: self.settings.threads,
-            table: self.table.as_ref(),
-            simd: self.settings.simd,
-        }
+    fn options(&self) -> Perft<'_> {
+        self.settings.counts.perft(self.table.as_ref())
     }
 
     /// The count running now, if any (the turn is taken exactly while one runs).
@@ -291,7 +286,7 @@ pub(super) fn divide<S: Sliders>(state: &State, query: &str) -> Answer {
         return Answer::error(409, "cancelled: a newer request replaced this count");
     };
     *lock(&job.stage) = format!("our divide at depth {}", q.depth);
-    let ours = match divide_watched::<S>(&pos, q.depth, state.options(), &job.watch) {
+    let ours = match state.options().watch(&job.watch).divide::<S>(&pos, q.depth) {
         Ok(lines) => lines,
         Err(Cancelled) => return cancelled(&job),
     };
@@ -455,7 +450,7 @@ pub(super) fn info(state: &State) -> Answer {
             token: &state.token,
             engine: state.settings.engine_name.clone(),
             max_depth: state.settings.max_depth,
-            threads: state.settings.threads,
+            threads: state.settings.counts.threads,
             counts_served: state.served.load(Ordering::Relaxed),
         },
     )

@@ -15,12 +15,12 @@ mod api;
 mod http;
 pub mod report;
 
-use super::common::{CountArgs, MAX_DEPTH, SliderJob, with_sliders};
+use super::common::{CountArgs, MAX_DEPTH};
+use super::config::{Counts, SliderJob};
 use super::engine::{ProtocolArg, make_engine};
 use anyhow::{Context, Result};
-use perft::cpu::Simd;
 use perft::engine::Engine;
-use perft::perft::{Counting, estimate_leaves};
+use perft::perft::estimate_leaves;
 use perft::{Position, Sliders};
 use std::net::{SocketAddr, TcpListener, ToSocketAddrs};
 use std::process::ExitCode;
@@ -71,16 +71,15 @@ pub struct Settings {
     names: Vec<String>,
     port: u16,
     max_depth: u32,
-    threads: usize,
-    counting: Counting,
-    simd: Simd,
+    /// How every count is made.
+    counts: Counts,
     /// The engine's command line, as the page shows it.
     engine_name: Option<String>,
 }
 
 pub fn run(args: &Args) -> Result<ExitCode> {
     // The counting options are checked before anything starts.
-    let simd = args.count.simd()?;
+    let counts = args.count.resolve_all_cores()?;
     let addr: SocketAddr = (args.host.as_str(), args.port)
         .to_socket_addrs()
         .with_context(|| format!("--host '{}' is not an address", args.host))?
@@ -122,9 +121,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         names,
         port,
         max_depth: args.max_depth,
-        threads: args.count.threads(),
-        counting: args.count.counting(),
-        simd,
+        counts,
         engine_name: args.engine.clone(),
     };
     println!("perft serve: {url}");
@@ -136,15 +133,11 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     if args.open {
         open_browser(&url);
     }
-    with_sliders(
-        args.count.slider_choice(),
-        Serve {
-            listener,
-            settings,
-            engine,
-            args,
-        },
-    )
+    counts.run(Serve {
+        listener,
+        settings,
+        engine,
+    })
 }
 
 /// Connections answered at once (each on a thread of its own: one may wait on a count while
@@ -152,19 +145,18 @@ pub fn run(args: &Args) -> Result<ExitCode> {
 pub const CONNECTIONS: usize = 64;
 
 /// The server, run with one slider implementation.
-struct Serve<'a> {
+struct Serve {
     listener: TcpListener,
     settings: Settings,
     engine: Option<Engine>,
-    args: &'a Args,
 }
 
-impl SliderJob for Serve<'_> {
+impl SliderJob for Serve {
     fn run<S: Sliders>(self) -> Result<ExitCode> {
         let depth = self.settings.max_depth;
         let table = self
-            .args
-            .count
+            .settings
+            .counts
             .table(|| estimate_leaves::<S>(&Position::startpos(), depth), depth)?;
         let state = api::State::new(self.settings, self.engine, table);
         let open = (Mutex::new(0usize), Condvar::new());
