@@ -4,6 +4,29 @@
 
 use std::fmt;
 
+/// Compiles the functions it wraps for the x86-64-v3 copy of the count: the one list of that
+/// copy's instructions (AVX2 with AVX, BMI1, BMI2, LZCNT, FMA, MOVBE), which [`has_v3`] tests
+/// at run time. A caller must make sure the CPU has them (a `Simd` of the copy's kind exists).
+#[cfg(target_arch = "x86_64")]
+macro_rules! x86_64_v3 {
+    ($($item:item)*) => {
+        $(#[target_feature(enable = "avx,avx2,bmi1,bmi2,lzcnt,fma,movbe")] $item)*
+    };
+}
+#[cfg(target_arch = "x86_64")]
+pub(crate) use x86_64_v3;
+
+/// Compiles the functions it wraps for the AVX-512 lanes (F, VPOPCNTDQ, CD), which
+/// [`has_avx512_lanes`] tests at run time.
+#[cfg(target_arch = "x86_64")]
+macro_rules! avx512_lanes {
+    ($($item:item)*) => {
+        $(#[target_feature(enable = "avx512f,avx512vpopcntdq,avx512cd")] $item)*
+    };
+}
+#[cfg(target_arch = "x86_64")]
+pub(crate) use avx512_lanes;
+
 /// Whether this CPU has every instruction the x86-64-v3 copy of the count is compiled for
 /// (AVX2, BMI1, BMI2, LZCNT, FMA, MOVBE: Haswell, Excavator and later). std caches the answer.
 #[inline]

@@ -62,7 +62,6 @@ pub mod attacks;
 pub(crate) mod bitboard;
 pub mod cpu;
 pub mod epd;
-mod inert;
 pub mod movegen;
 pub mod nodes;
 pub mod perft;
@@ -79,6 +78,7 @@ pub mod stats;
 pub mod suite;
 pub mod tt;
 pub mod types;
+mod unchanged_replies;
 pub mod validate;
 
 // The command line's own modules: the slider comparison, the descent of `perft diff` over

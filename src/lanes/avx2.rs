@@ -144,54 +144,57 @@ impl Lane for V256 {
     }
 }
 
-#[target_feature(enable = "avx,avx2,bmi1,bmi2,lzcnt,fma,movbe")]
-pub(super) fn count_each_avx2(
-    batch: &Batch,
-    rooks: &[u64; LANES],
-    mover: Mover,
-    paths: &CastlePaths,
-) -> [u64; LANES] {
-    let mut out = [0; LANES];
-    count_batch::<V256>(batch, rooks, 0, mover, paths).store(&mut out[..4]);
-    count_batch::<V256>(batch, rooks, 4, mover, paths).store(&mut out[4..]);
-    out
-}
-
-/// The batch in two halves of four lanes.
-#[target_feature(enable = "avx,avx2,bmi1,bmi2,lzcnt,fma,movbe")]
-#[inline(never)]
-pub(super) fn count_avx2(
-    batch: &Batch,
-    rooks: &[u64; LANES],
-    times: &[u64; LANES],
-    n: usize,
-    mover: Mover,
-    paths: &CastlePaths,
-) -> u64 {
-    let mut total = count_half_avx2(batch, rooks, times, 0, n.min(4), mover, paths);
-    if n > 4 {
-        total += count_half_avx2(batch, rooks, times, 4, n - 4, mover, paths);
+crate::cpu::x86_64_v3! {
+    pub(super) fn count_each_avx2(
+        batch: &Batch,
+        rooks: &[u64; LANES],
+        mover: Mover,
+        paths: &CastlePaths,
+    ) -> [u64; LANES] {
+        let mut out = [0; LANES];
+        count_batch::<V256>(batch, rooks, 0, mover, paths).store(&mut out[..4]);
+        count_batch::<V256>(batch, rooks, 4, mover, paths).store(&mut out[4..]);
+        out
     }
-    total
 }
 
-/// The `n` boards from lane `at`, in one AVX2 register: a function of its own, so that the
-/// compiler inlines the vector operations into one copy of the counter (with both halves in
-/// one function it left them as calls).
-#[target_feature(enable = "avx,avx2,bmi1,bmi2,lzcnt,fma,movbe")]
-#[inline(never)]
-fn count_half_avx2(
-    batch: &Batch,
-    rooks: &[u64; LANES],
-    times: &[u64; LANES],
-    at: usize,
-    n: usize,
-    mover: Mover,
-    paths: &CastlePaths,
-) -> u64 {
-    count_batch::<V256>(batch, rooks, at, mover, paths)
-        .mul_low(V256::load(&times[at..]))
-        .sum_first(n)
+crate::cpu::x86_64_v3! {
+    /// The batch in two halves of four lanes.
+    #[inline(never)]
+    pub(super) fn count_avx2(
+        batch: &Batch,
+        rooks: &[u64; LANES],
+        times: &[u64; LANES],
+        n: usize,
+        mover: Mover,
+        paths: &CastlePaths,
+    ) -> u64 {
+        let mut total = count_half_avx2(batch, rooks, times, 0, n.min(4), mover, paths);
+        if n > 4 {
+            total += count_half_avx2(batch, rooks, times, 4, n - 4, mover, paths);
+        }
+        total
+    }
+}
+
+crate::cpu::x86_64_v3! {
+    /// The `n` boards from lane `at`, in one AVX2 register: a function of its own, so that the
+    /// compiler inlines the vector operations into one copy of the counter (with both halves in
+    /// one function it left them as calls).
+    #[inline(never)]
+    fn count_half_avx2(
+        batch: &Batch,
+        rooks: &[u64; LANES],
+        times: &[u64; LANES],
+        at: usize,
+        n: usize,
+        mover: Mover,
+        paths: &CastlePaths,
+    ) -> u64 {
+        count_batch::<V256>(batch, rooks, at, mover, paths)
+            .mul_low(V256::load(&times[at..]))
+            .sum_first(n)
+    }
 }
 
 /// The population count of each byte of `x`.

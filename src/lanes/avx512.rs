@@ -132,31 +132,33 @@ impl Lane for V512 {
     }
 }
 
-#[target_feature(enable = "avx512f,avx512vpopcntdq,avx512cd")]
-pub(super) fn count_each_avx512(
-    batch: &Batch,
-    rooks: &[u64; LANES],
-    mover: Mover,
-    paths: &CastlePaths,
-) -> [u64; LANES] {
-    let mut out = [0; LANES];
-    count_batch::<V512>(batch, rooks, 0, mover, paths).store(&mut out);
-    out
+crate::cpu::avx512_lanes! {
+    pub(super) fn count_each_avx512(
+        batch: &Batch,
+        rooks: &[u64; LANES],
+        mover: Mover,
+        paths: &CastlePaths,
+    ) -> [u64; LANES] {
+        let mut out = [0; LANES];
+        count_batch::<V512>(batch, rooks, 0, mover, paths).store(&mut out);
+        out
+    }
 }
 
-#[target_feature(enable = "avx512f,avx512vpopcntdq,avx512cd")]
-#[inline(never)]
-pub(super) fn count_avx512(
-    batch: &Batch,
-    rooks: &[u64; LANES],
-    times: &[u64; LANES],
-    n: usize,
-    mover: Mover,
-    paths: &CastlePaths,
-) -> u64 {
-    count_batch::<V512>(batch, rooks, 0, mover, paths)
-        .mul_low(V512::load(times))
-        .sum_first(n)
+crate::cpu::avx512_lanes! {
+    #[inline(never)]
+    pub(super) fn count_avx512(
+        batch: &Batch,
+        rooks: &[u64; LANES],
+        times: &[u64; LANES],
+        n: usize,
+        mover: Mover,
+        paths: &CastlePaths,
+    ) -> u64 {
+        count_batch::<V512>(batch, rooks, 0, mover, paths)
+            .mul_low(V512::load(times))
+            .sum_first(n)
+    }
 }
 
 vector_bit_ops!(V512, _mm512_and_si512, _mm512_or_si512, _mm512_xor_si512);

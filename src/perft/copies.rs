@@ -110,23 +110,25 @@ mod v3 {
         }
     }
 
-    #[target_feature(enable = "avx,avx2,bmi1,bmi2,lzcnt,fma,movbe")]
-    fn interior_v3<S: Sliders, L: Leaf, W: LastPly, T: Lookup<L::Narrow>>(
-        pos: &mut Position,
-        depth: u32,
-        table: T,
-    ) -> L::Narrow {
-        interior::<S, V3<W>, L, T>(pos, depth, table)
+    crate::cpu::x86_64_v3! {
+        fn interior_v3<S: Sliders, L: Leaf, W: LastPly, T: Lookup<L::Narrow>>(
+            pos: &mut Position,
+            depth: u32,
+            table: T,
+        ) -> L::Narrow {
+            interior::<S, V3<W>, L, T>(pos, depth, table)
+        }
     }
 
-    #[target_feature(enable = "avx,avx2,bmi1,bmi2,lzcnt,fma,movbe")]
-    #[inline(never)]
-    fn leaf_v3<S: Sliders, L: BoardLeaf>(
-        board: &Board,
-        paths: &CastlePaths,
-        total: &mut L::Narrow,
-    ) {
-        L::on_board::<S>(board, paths, total)
+    crate::cpu::x86_64_v3! {
+        #[inline(never)]
+        fn leaf_v3<S: Sliders, L: BoardLeaf>(
+            board: &Board,
+            paths: &CastlePaths,
+            total: &mut L::Narrow,
+        ) {
+            L::on_board::<S>(board, paths, total)
+        }
     }
 }
 

@@ -7,10 +7,10 @@ use super::leaf::Count;
 use super::leaf::{BoardLeaf, Leaf};
 use crate::attacks::Sliders;
 use crate::bitboard::Bitboard;
-use crate::inert::Inert;
 use crate::movegen::{self, PawnTargets, Sink};
 use crate::position::{Board, CastlePaths, Position};
 use crate::types::{Move, MoveKind, PieceKind, Square};
+use crate::unchanged_replies::Inert;
 use std::marker::PhantomData;
 
 /// Perft's last two plies in one pass: each move the generator produces is played on a copy of
@@ -41,7 +41,7 @@ pub(crate) trait Leaves<L: Leaf> {
     /// [`Leaves::inert`] let go unplayed. Called once per node, after its last `push`.
     fn push_unplayed<S: Sliders, B: Build>(&mut self, pos: &Position, times: u64);
     /// The moves of the side to move on `board`, a depth-2 node not in check, whose child
-    /// boards are not pushed but counted by [`Leaves::push_unplayed`] (see [`crate::inert`]).
+    /// boards are not pushed but counted by [`Leaves::push_unplayed`] (see [`crate::unchanged_replies`]).
     /// Called before the node's first `push`.
     fn inert<S: Sliders, B: Build>(&mut self, board: &Board, paths: &CastlePaths) -> Inert;
 }
@@ -139,7 +139,7 @@ impl<S: Sliders, B: Build, L: Leaf, V: Leaves<L>> Sink for ReplyCounter<'_, S, B
                 |pos, b| pos.play_piece_move_on(kind, from, to, true, b),
             );
         }
-        // The quiet moves that cannot change the replies are not played (see `crate::inert`).
+        // The quiet moves that cannot change the replies are not played (see `crate::unchanged_replies`).
         let quiet = targets - enemies;
         let passed = self.inert.unplayed(kind, from, quiet);
         self.passes += u64::from(passed.count());
@@ -153,7 +153,7 @@ impl<S: Sliders, B: Build, L: Leaf, V: Leaves<L>> Sink for ReplyCounter<'_, S, B
 
     #[inline(always)]
     fn pawns(&mut self, t: &PawnTargets) {
-        // The pushes that cannot change the replies are not played (see `crate::inert`).
+        // The pushes that cannot change the replies are not played (see `crate::unchanged_replies`).
         let mut t = *t;
         let (single, double) = self.inert.unplayed_pushes(&t);
         t.single = t.single - single;

@@ -6,12 +6,12 @@ use super::copies::{Build, LastPly};
 use super::depth2::perft_2;
 use super::walk::{NoTable, each_move};
 use crate::attacks::Sliders;
-use crate::inert::Inert;
 use crate::movegen::{self, MoveList};
 use crate::nodes::Nodes;
 use crate::position::{Board, CastlePaths, Position};
 use crate::tt::Record;
 use crate::types::Move;
+use crate::unchanged_replies::Inert;
 use std::ops::AddAssign;
 
 /// What a count adds up over the leaves of its tree, and how its last plies produce that: the
@@ -61,7 +61,7 @@ pub(crate) trait BoardLeaf: Leaf {
     /// added field by field at every board.
     fn on_board<S: Sliders>(board: &Board, paths: &CastlePaths, total: &mut Self::Narrow);
     /// The moves of the side to move on `board`, a depth-2 node not in check, that the pass
-    /// does not play (see [`crate::inert`]): [`BoardLeaf::unplayed`] counts them.
+    /// does not play (see [`crate::unchanged_replies`]): [`BoardLeaf::unplayed`] counts them.
     fn inert<S: Sliders>(board: &Board, paths: &CastlePaths) -> Inert;
     /// Adds to `total` the leaves below the `times` moves of `pos` that [`BoardLeaf::inert`]
     /// let go unplayed, in the copy `B`.

@@ -8,11 +8,11 @@ use super::classify::{
 };
 use crate::attacks::{self, PawnDirs, Sliders};
 use crate::bitboard::Bitboard;
-use crate::inert::{Inert, SliderReach};
 use crate::movegen::{self, MAX_MOVES, PawnTargets, Sink};
 use crate::perft::{BoardLeaf, Build, Leaf, OneByOne, perft_2_as};
 use crate::position::{Board, CastlePaths, Position};
 use crate::types::{Color, Move, MoveKind, PieceKind, Square};
+use crate::unchanged_replies::{Inert, SliderReach};
 use std::marker::PhantomData;
 use std::mem::MaybeUninit;
 

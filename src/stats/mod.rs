@@ -62,13 +62,13 @@ mod tests {
     use super::{Statistics, Stats};
     use crate::attacks::Magic;
     use crate::bitboard::Bitboard;
-    use crate::inert::tests::depth_2_nodes;
-    use crate::inert::{Inert, SliderReach};
     use crate::movegen::legal_moves;
     use crate::perft::Perft;
     use crate::perft::{Baseline, BoardLeaf};
     use crate::position::Position;
     use crate::types::MoveKind;
+    use crate::unchanged_replies::tests::depth_2_nodes;
+    use crate::unchanged_replies::{Inert, SliderReach};
 
     /// The moves of `pos` that [`Inert::for_statistics`] lets go unplayed, and the statistics
     /// of their leaves, each move made and its leaves classified.

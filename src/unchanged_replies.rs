@@ -1,4 +1,4 @@
-//! Moves that leave the opponent's replies as they were.
+//! Moves that leave the opponent's replies as they were: *inert* moves, in this code ([`Inert`]).
 //!
 //! At a node two plies from the leaves, perft counts the opponent's replies to each of our
 //! moves. A quiet move far from everything the opponent's moves depend on leaves those replies
