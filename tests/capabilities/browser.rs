@@ -205,7 +205,7 @@ fn the_html_report_draws_the_difference_without_a_server() {
     let file = dir.join("report.html");
     let status = std::process::Command::new(env!("CARGO_BIN_EXE_perft"))
         .args(["diff", "--suite"])
-        .arg(common::data("diff.epd"))
+        .arg(common::repo_file("tests/data/diff.epd"))
         .arg("--html")
         .arg(&file)
         .arg("--engine")

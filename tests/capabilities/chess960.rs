@@ -11,7 +11,7 @@ use perft::{Classical, Magic, Position, Sliders};
 fn check_suite<S: Sliders>(max_nodes: u128) -> usize {
     let mut checked = 0;
     let mut failures = Vec::new();
-    for entry in common::suite("chess960.epd") {
+    for entry in common::suite("suites/chess960.epd") {
         let pos =
             parse_position(&entry, false).unwrap_or_else(|e| panic!("line {}: {e}", entry.line));
         let rights = entry.fen.split_ascii_whitespace().nth(2) != Some("-");
@@ -61,7 +61,7 @@ fn chess960_suite_pext() {
 
 #[test]
 fn fen_round_trip_keeps_the_castling_notation() {
-    for entry in common::suite("chess960.epd") {
+    for entry in common::suite("suites/chess960.epd") {
         let pos = parse_position(&entry, false).unwrap();
         assert_eq!(pos.to_fen(), entry.fen, "line {}", entry.line);
     }

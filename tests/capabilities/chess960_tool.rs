@@ -16,7 +16,10 @@ use shakmaty::{CastlingMode, Chess};
 
 /// The first positions of the published suite, with their counts.
 fn suite(n: usize) -> Vec<EpdEntry> {
-    common::suite("chess960.epd").into_iter().take(n).collect()
+    common::suite("suites/chess960.epd")
+        .into_iter()
+        .take(n)
+        .collect()
 }
 
 fn published(entry: &EpdEntry, depth: u32) -> u64 {
@@ -80,7 +83,9 @@ fn the_count_and_divide_are_the_published_and_shakmaty_s() {
 fn a_chess960_suite_passes_through_the_binary() {
     let o = perft(&[
         "--suite",
-        common::data("chess960.epd").to_str().expect("UTF-8"),
+        common::repo_file("suites/chess960.epd")
+            .to_str()
+            .expect("UTF-8"),
         "--max-nodes",
         "30000",
     ]);
@@ -219,7 +224,7 @@ fn diff_agrees_with_stockfish_in_chess960_over_both_protocols() {
     let Some(sf) = common::stockfish() else {
         return;
     };
-    let wrapper = common::data("stockfish-perftree-960.sh");
+    let wrapper = common::repo_file("tests/data/stockfish-perftree-960.sh");
     let perftree = format!("env STOCKFISH={sf} sh {}", wrapper.display());
     for entry in suite(3) {
         let want = published(&entry, 3);

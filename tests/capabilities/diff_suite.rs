@@ -37,7 +37,9 @@ fn fake(options: &str) -> String {
 }
 
 fn suite() -> String {
-    common::data("diff.epd").display().to_string()
+    common::repo_file("tests/data/diff.epd")
+        .display()
+        .to_string()
 }
 
 /// `perft diff --engine ENGINE --suite diff.epd --max-nodes 200000` plus `extra`: (exit code,
@@ -361,7 +363,7 @@ fn an_engine_that_cannot_run_exits_2() {
 fn bad_suite_lines_are_named_and_the_others_still_run() {
     let dir = common::Scratch::new("diff-bad");
     let file = dir.join("bad.epd");
-    let good = std::fs::read_to_string(common::data("diff.epd")).unwrap();
+    let good = std::fs::read_to_string(common::repo_file("tests/data/diff.epd")).unwrap();
     let first = good.lines().find(|l| !l.starts_with('#')).unwrap();
     std::fs::write(
         &file,

@@ -165,15 +165,15 @@ fn playout(fen: &str, chess960: bool, plies: u32, rng: &mut Prng, seen: &mut See
 fn run(rounds: u32, seed: u64) -> Seen {
     let mut rng = Prng::new(seed);
     let mut seen = Seen::default();
-    let chess960: Vec<String> = common::suite("chess960.epd")
+    let chess960: Vec<String> = common::suite("suites/chess960.epd")
         .into_iter()
         .map(|e| e.fen)
         .collect();
-    let tricky: Vec<String> = common::suite("tricky.epd")
+    let tricky: Vec<String> = common::suite("suites/tricky.epd")
         .into_iter()
         .map(|e| e.fen)
         .collect();
-    let suite: Vec<String> = common::suite("perftsuite.epd")
+    let suite: Vec<String> = common::suite("tests/data/perftsuite.epd")
         .into_iter()
         .map(|e| e.fen)
         .collect();
@@ -342,11 +342,11 @@ fn random_placements_count_as_shakmaty_counts() {
 fn every_unreachable_suite_position_counts_as_shakmaty_counts() {
     let mut compared = Vec::new();
     for (name, chess960) in [
-        ("standard.epd", false),
-        ("perftsuite.epd", false),
-        ("tricky.epd", false),
-        ("terminal.epd", false),
-        ("chess960.epd", true),
+        ("suites/standard.epd", false),
+        ("tests/data/perftsuite.epd", false),
+        ("suites/tricky.epd", false),
+        ("tests/data/terminal.epd", false),
+        ("suites/chess960.epd", true),
     ] {
         for entry in common::suite(name) {
             if strictly_accepted(&entry.fen, chess960) {

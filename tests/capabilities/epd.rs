@@ -23,12 +23,12 @@ fn counts_beyond_u64_are_read() {
 #[test]
 fn every_shared_suite_reads_without_error() {
     for name in [
-        "standard.epd",
-        "perftsuite.epd",
-        "tricky.epd",
-        "chess960.epd",
+        "suites/standard.epd",
+        "tests/data/perftsuite.epd",
+        "suites/tricky.epd",
+        "suites/chess960.epd",
     ] {
-        let path = common::data(name);
+        let path = common::repo_file(name);
         let file = std::fs::File::open(path).unwrap();
         let mut n = 0;
         for entry in epd::read(std::io::BufReader::new(file)) {

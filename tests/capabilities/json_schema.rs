@@ -16,10 +16,6 @@ fn bin() -> &'static str {
     env!("CARGO_BIN_EXE_perft")
 }
 
-fn data(name: &str) -> PathBuf {
-    crate::common::data(name)
-}
-
 fn run(args: &[&str]) -> Output {
     Command::new(bin()).args(args).output().expect("perft runs")
 }
@@ -85,7 +81,9 @@ fn pinned(name: &str, o: &Output) {
 /// never a passing run.
 fn pinned_value(name: &str, doc: &Value) {
     let got = serde_json::to_string_pretty(&shape(doc)).unwrap() + "\n";
-    let path = data(&format!("json/{name}.json"));
+    // Not `repo_file`: a new document's file is written here first (`PERFT_BLESS`).
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("tests/data/json/{name}.json"));
     let old = std::fs::read_to_string(&path).ok();
     if std::env::var_os("PERFT_BLESS").is_some() && old.as_deref() != Some(&got) {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -101,7 +99,7 @@ fn pinned_value(name: &str, doc: &Value) {
 
 #[test]
 fn suite_json_keeps_its_shape() {
-    let suite = data("standard.epd");
+    let suite = crate::common::repo_file("suites/standard.epd");
     // One position fails (a wrong count) so that the divide is in the document too.
     let dir = common::Scratch::new("json");
     let wrong = dir.join("wrong.epd");
@@ -130,7 +128,7 @@ fn stats_json_keeps_its_shape() {
 #[test]
 fn diff_json_keeps_its_shape() {
     let fake = common::fake_engine();
-    let suite = data("diff.epd");
+    let suite = crate::common::repo_file("tests/data/diff.epd");
     let o = run(&[
         "diff",
         "--engine",

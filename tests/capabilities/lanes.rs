@@ -50,10 +50,10 @@ fn lanes_agree_with_the_one_board_counter(kind: SimdKind) {
     };
     let mut total = 0;
     for (suite, chess960) in [
-        ("standard.epd", false),
-        ("perftsuite.epd", false),
-        ("tricky.epd", false),
-        ("chess960.epd", true),
+        ("suites/standard.epd", false),
+        ("tests/data/perftsuite.epd", false),
+        ("suites/tricky.epd", false),
+        ("suites/chess960.epd", true),
     ] {
         for entry in common::suite(suite) {
             let mut pos = Position::from_fen_with(&entry.fen, chess960).expect("suite FEN parses");

@@ -74,7 +74,7 @@ fn depth_3_walk_from_every_suite_position() {
 #[test]
 fn depth_2_walk_from_every_chess960_position() {
     let mut visited = 0;
-    for entry in common::suite("chess960.epd") {
+    for entry in common::suite("suites/chess960.epd") {
         let mut pos = parse_position(&entry, false).unwrap();
         visited += walk(&mut pos, 2);
     }

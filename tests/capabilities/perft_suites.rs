@@ -1,4 +1,4 @@
-//! Published perft counts (tests/data, with their sources in each file's header): every count
+//! Published perft counts (suites/ and tests/data/, with their sources in each file's header): every count
 //! up to 10^7 nodes, under every slider implementation, bulk and not.
 //!
 //! Counts asserted besides the suites': the start position's perft 6, 119,060,324 (Chess

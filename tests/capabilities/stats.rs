@@ -295,11 +295,11 @@ fn every_leaf_classified_as_shakmaty_classifies_it() {
     let mut rng = Prng::new(0x57A7);
     let mut seen = Stats::default();
     let mut compared = 0;
-    let chess960: Vec<String> = common::suite("chess960.epd")
+    let chess960: Vec<String> = common::suite("suites/chess960.epd")
         .into_iter()
         .map(|e| e.fen)
         .collect();
-    let tricky: Vec<String> = common::suite("tricky.epd")
+    let tricky: Vec<String> = common::suite("suites/tricky.epd")
         .into_iter()
         .map(|e| e.fen)
         .collect();

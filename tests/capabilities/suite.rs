@@ -17,7 +17,7 @@ fn temp_file(name: &str, content: &[u8]) -> (common::Scratch, PathBuf) {
 
 #[test]
 fn passing_suite_exits_0_with_a_summary() {
-    let path = common::data("standard.epd");
+    let path = common::repo_file("suites/standard.epd");
     let o = perft(&["--suite", path.to_str().unwrap(), "--max-nodes", "1000000"]);
     let out = text(&o.stdout);
     assert_eq!(o.status.code(), Some(0), "{out}{}", text(&o.stderr));
@@ -142,7 +142,7 @@ fn json_output_parses_and_has_the_documented_fields() {
 
 #[test]
 fn perft_block_format_is_recognised() {
-    let path = common::data("sample.perft");
+    let path = common::repo_file("tests/data/sample.perft");
     let o = perft(&["--suite", path.to_str().unwrap()]);
     let out = text(&o.stdout);
     assert_eq!(o.status.code(), Some(0), "{out}{}", text(&o.stderr));
@@ -157,7 +157,7 @@ fn perft_block_format_is_recognised() {
 
 #[test]
 fn limits_skip_and_say_so() {
-    let path = common::data("standard.epd");
+    let path = common::repo_file("suites/standard.epd");
     let o = perft(&["--suite", path.to_str().unwrap(), "--max-depth", "2"]);
     let out = text(&o.stdout);
     assert!(o.status.success());
@@ -200,7 +200,7 @@ fn unreadable_empty_and_binary_files_exit_2() {
 
 #[test]
 fn compare_covers_the_whole_suite() {
-    let path = common::data("sample.perft");
+    let path = common::repo_file("tests/data/sample.perft");
     let o = perft(&["--suite", path.to_str().unwrap(), "--compare"]);
     let out = text(&o.stdout);
     assert!(o.status.success(), "{out}{}", text(&o.stderr));
@@ -210,7 +210,7 @@ fn compare_covers_the_whole_suite() {
 
 #[test]
 fn no_bulk_and_classical_work_with_suites() {
-    let path = common::data("sample.perft");
+    let path = common::repo_file("tests/data/sample.perft");
     let o = perft(&[
         "--suite",
         path.to_str().unwrap(),
@@ -225,7 +225,7 @@ fn no_bulk_and_classical_work_with_suites() {
 #[test]
 fn an_auto_table_works_with_any_limits() {
     // `--hash` alone sizes the table from the limits; a depth limit below 3 means no table.
-    let path = common::data("standard.epd");
+    let path = common::repo_file("suites/standard.epd");
     for depth in ["1", "2", "4"] {
         let o = perft(&[
             "--suite",

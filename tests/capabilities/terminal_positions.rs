@@ -67,7 +67,7 @@ const STALEMATE_BLACK: &str = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1";
 
 #[test]
 fn every_count_in_the_file_is_shakmaty_s() {
-    let entries = common::suite("terminal.epd");
+    let entries = common::suite("tests/data/terminal.epd");
     assert!(entries.len() >= 12);
     for e in &entries {
         let theirs: Chess = Fen::from_ascii(e.fen.as_bytes())
@@ -146,7 +146,7 @@ fn a_tree_that_grows_and_then_dies_gets_no_automatic_table() {
 
 /// Every count of the file under `opts`, and the divide's sum with it.
 fn check_file<S: Sliders>(opts: Perft<'_>) {
-    for e in common::suite("terminal.epd") {
+    for e in common::suite("tests/data/terminal.epd") {
         let pos = perft::suite::parse_position(&e, false).unwrap();
         for &(depth, expected) in &e.counts {
             let what = format!("{} depth {depth}, {} threads", e.name(), opts.threads);
@@ -248,7 +248,7 @@ fn every_mode_of_the_binary_returns_on_a_dead_tree() {
 
 #[test]
 fn a_suite_of_dead_trees_passes_with_the_default_thread_count() {
-    let path = common::data("terminal.epd");
+    let path = common::repo_file("tests/data/terminal.epd");
     let path = path.to_str().unwrap();
     for extra in [
         &[][..],

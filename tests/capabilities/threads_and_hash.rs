@@ -39,10 +39,10 @@ fn check<S: Sliders>(suites: &[&str], opts: Perft<'_>, max_nodes: u128) -> usize
 }
 
 const ALL: [&str; 4] = [
-    "standard.epd",
-    "perftsuite.epd",
-    "tricky.epd",
-    "chess960.epd",
+    "suites/standard.epd",
+    "tests/data/perftsuite.epd",
+    "suites/tricky.epd",
+    "suites/chess960.epd",
 ];
 
 #[test]
@@ -64,7 +64,13 @@ fn threaded_counts_match() {
     let opts = Perft::new().threads(2);
     assert!(check::<Magic>(&common::STANDARD_SUITES, opts, 10_000_000) > 700);
     let opts = Perft::new().counting(Counting::NoBulk).threads(2);
-    assert!(check::<Magic>(&["standard.epd", "tricky.epd"], opts, 1_000_000) == 96);
+    assert!(
+        check::<Magic>(
+            &["suites/standard.epd", "suites/tricky.epd"],
+            opts,
+            1_000_000
+        ) == 96
+    );
 }
 
 #[test]
@@ -72,9 +78,15 @@ fn a_one_bucket_table_collides_constantly_and_stays_exact() {
     let table = Table::new(0).unwrap();
     assert_eq!(table.bytes(), 512);
     let opts = Perft::new().threads(2).table(Some(&table));
-    assert!(check::<Magic>(&["standard.epd", "tricky.epd"], opts, 2_000_000) == 110);
+    assert!(
+        check::<Magic>(
+            &["suites/standard.epd", "suites/tricky.epd"],
+            opts,
+            2_000_000
+        ) == 110
+    );
     let opts = Perft::new().counting(Counting::NoBulk).table(Some(&table));
-    assert!(check::<Magic>(&["standard.epd"], opts, 200_000) > 20);
+    assert!(check::<Magic>(&["suites/standard.epd"], opts, 200_000) > 20);
 }
 
 #[test]

@@ -428,7 +428,7 @@ fn ctrl_c_or_sigterm_on_diff_ends_the_engine() {
 
 #[test]
 fn ctrl_c_or_sigterm_on_a_suite_diff_ends_the_engine() {
-    let suite = common::data("standard.epd");
+    let suite = common::repo_file("suites/standard.epd");
     let suite = suite.to_str().expect("a UTF-8 path");
     engine_ends_with_perft(&["diff", "--suite", suite], libc::SIGINT);
     engine_ends_with_perft(&["diff", "--suite", suite], libc::SIGTERM);

@@ -69,21 +69,19 @@ impl Drop for Scratch {
     }
 }
 
-/// The path of a file in `tests/data`.
-pub fn data(name: &str) -> PathBuf {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    // The published suites the library carries (its validator's own) are in suites/.
-    let suite = root.join("suites").join(name);
-    if suite.exists() {
-        suite
-    } else {
-        root.join("tests/data").join(name)
-    }
+/// The path of a file of the repository, from its root: the published suites the library
+/// carries are in `suites/`, the tests' own files in `tests/data/`. A missing file fails the
+/// test by name (a test reading nothing would pass without checking anything).
+pub fn repo_file(path: &str) -> PathBuf {
+    let file = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(path);
+    assert!(file.is_file(), "no file {path} in the repository");
+    file
 }
 
-/// Every entry of a suite file in `tests/data`; a malformed line fails the test.
+/// Every entry of a suite file (its path from the repository's root); a malformed line fails
+/// the test.
 pub fn suite(name: &str) -> Vec<EpdEntry> {
-    let text = std::fs::read_to_string(data(name)).expect("suite file is readable");
+    let text = std::fs::read_to_string(repo_file(name)).expect("suite file is readable");
     epd::parse_str(&text)
         .into_iter()
         .map(|e| e.unwrap_or_else(|e| panic!("{name}: {e}")))
@@ -91,7 +89,11 @@ pub fn suite(name: &str) -> Vec<EpdEntry> {
 }
 
 /// The suites of standard chess.
-pub const STANDARD_SUITES: [&str; 3] = ["standard.epd", "perftsuite.epd", "tricky.epd"];
+pub const STANDARD_SUITES: [&str; 3] = [
+    "suites/standard.epd",
+    "tests/data/perftsuite.epd",
+    "suites/tricky.epd",
+];
 
 /// Whether a tool a test drives is there (`found`); where it is not, the test goes on without
 /// it (`instead` says how) unless `PERFT_REQUIRE_TOOLS` is set, as CI sets it after installing
