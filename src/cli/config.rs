@@ -5,9 +5,9 @@
 use super::common::{CountArgs, HashSize, SimdChoice, SliderChoice, available_threads};
 use anyhow::{Result, bail};
 use perft::cpu::Simd;
-use perft::perft::{Counting, Perft};
+use perft::perft::{Counting, Perft, Total};
 use perft::tt::{self, Record, Table};
-use perft::{Classical, Magic, Sliders};
+use perft::{Classical, Magic, Nodes, Sliders};
 use std::process::ExitCode;
 
 /// A slider implementation this CPU runs.
@@ -124,7 +124,12 @@ impl Counts {
 
     /// A count of nodes as these options say, through `table` if any.
     pub fn perft<'a>(&self, table: Option<&'a Table>) -> Perft<'a> {
-        Perft::new()
+        self.count_of::<Nodes>(table)
+    }
+
+    /// A count of `T` (nodes, or statistics) as these options say, through `table` if any.
+    pub fn count_of<'a, T: Total>(&self, table: Option<&'a Table<T::Narrow>>) -> Perft<'a, T> {
+        Perft::default()
             .counting(self.counting)
             .threads(self.threads)
             .simd(self.simd)

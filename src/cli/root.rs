@@ -2,7 +2,7 @@
 //! suite, the bench, the magic finder, or the perftree form; which one the options say,
 //! decided with every counting option before any work starts ([`Config`]).
 
-use super::common::{Common, available_threads};
+use super::common::Common;
 use super::config::Counts;
 use super::{bench, compare, count, magics, stats, suite};
 use anyhow::Result;
@@ -68,7 +68,7 @@ impl<'a> Config<'a> {
                 root: r,
             });
         }
-        let counts = count.resolve(available_threads())?;
+        let counts = count.resolve_all_cores()?;
         let mode = if r.magics.magics {
             Mode::Magics
         } else if r.bench.bench {

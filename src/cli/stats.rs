@@ -5,7 +5,7 @@ use super::common::{hash_label, mnps, rules_label};
 use super::config::{Counts, SliderJob};
 use super::json::stats::{StatsJson, StatsRowJson};
 use anyhow::Result;
-use perft::perft::{Perft, estimate_leaves, uci_lines};
+use perft::perft::{estimate_leaves, uci_lines};
 use perft::stats::{Stats, StatsTable};
 use perft::{Nodes, Position, Sliders};
 use std::process::ExitCode;
@@ -61,7 +61,7 @@ impl SliderJob for StatsJob {
             .counts
             .table(|| estimate_leaves::<S>(&self.pos, self.depth), self.depth)?;
         let table = table.as_ref();
-        let count = Perft::stats().threads(threads).table(table).simd(simd);
+        let count = self.counts.count_of::<Stats>(table).simd(simd);
         let start = Instant::now();
         // With --divide the last row is the sum of the divide's rows: that depth is counted once.
         let divide =

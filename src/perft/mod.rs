@@ -138,9 +138,10 @@ impl Perft<'_> {
     }
 }
 
-impl Default for Perft<'_> {
+/// [`Perft::new`] or [`Perft::stats`], for code generic over what is counted.
+impl<T: Total> Default for Perft<'_, T> {
     fn default() -> Self {
-        Perft::new()
+        Perft::of()
     }
 }
 
