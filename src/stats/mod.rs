@@ -30,18 +30,21 @@ pub use record::Stats;
 
 pub(crate) use leaf::Statistics;
 
-use crate::tt::record::RecordTable;
+use crate::tt::compact::CompactStats;
 use crate::tt::{Record, Table};
 
-/// A table of statistics records for [`Perft::stats`](crate::perft::Perft::stats): whole records, each verified by both
-/// 64-bit keys and the depth, so an index collision is a miss, never a wrong record.
+/// A table of statistics records for [`Perft::stats`](crate::perft::Perft::stats): those of
+/// depth-2 nodes packed in 32 bytes, verified by 48 bits of the second key (as a count table's
+/// depth-2 entries), the deeper ones whole, verified by both 64-bit keys and the depth, so an
+/// index collision is a miss, never a wrong record.
 pub type StatsTable = Table<Stats<u64>>;
 
-/// Statistics are kept whole, under a lock, both the narrow records and (in a sixty-fourth of
-/// the table) the records whose node count passes 2^64.
+/// Statistics of depth-2 nodes are kept packed, without locks; deeper ones whole, under a lock,
+/// and (in a sixty-fourth of the table) the records whose node count passes 2^64 too (see
+/// [`CompactStats`]).
 impl Record for Stats<u64> {
     type Wide = Stats;
-    type Part = RecordTable<Stats<u64>>;
+    type Part = CompactStats;
     const WIDE_SHARE: usize = 64;
     #[inline(always)]
     fn widen(self) -> Stats {

@@ -1,7 +1,8 @@
 //! The transposition table for hashed counts: one type, [`Table`], generic over what it keeps
 //! ([`Record`]: node counts, or leaf statistics), keyed by position and depth and shared by
-//! every thread. Statistics are kept whole under a lock (`RecordTable`); node counts,
-//! by far the most used, in packed entries without locks (`packed.rs`), as follows.
+//! every thread. Statistics of depth-2 nodes are packed in 32-byte entries without locks, deeper
+//! ones whole under a lock (`compact.rs`); node counts, by far the most used, in packed entries
+//! without locks (`packed.rs`), as follows.
 //!
 //! A collision must never corrupt a count, so an entry is verified with two independent keys:
 //! the incremental Zobrist key, which picks the bucket, and a second 64-bit key computed from
@@ -26,6 +27,7 @@
 //!   read, so an entry torn between its two words fails to verify. 64 + 16 + 22 = 102 bits in
 //!   a table of 2^22 such buckets, 80 in a one-bucket table.
 
+pub(crate) mod compact;
 mod memory;
 mod packed;
 pub(crate) mod record;
@@ -60,7 +62,8 @@ impl std::error::Error for TableError {}
 /// plies in `u64` words (a node count, `u64`, or leaf statistics,
 /// [`crate::stats::Stats<u64>`]), and the same total of a deeper subtree, exact at any size
 /// ([`Record::Wide`]). Each kind of record says where its narrow totals are kept: counts in
-/// packed lock-free entries, statistics whole under a lock.
+/// packed lock-free entries, statistics of depth-2 nodes packed too, deeper ones whole under a
+/// lock.
 pub trait Record: Copy + Send + Sync {
     /// The total of a subtree of any depth, exact at any size.
     type Wide: Copy + Send;

@@ -62,7 +62,7 @@ pub struct Packed {
 }
 
 /// A bucket with every entry empty (all bits zero).
-trait Empty {
+pub(super) trait Empty {
     fn empty() -> Self;
 }
 
@@ -89,7 +89,7 @@ fn fill<B: Empty>(part: &mut [MaybeUninit<B>]) {
 }
 
 /// Writes every bucket of `memory`, by `threads` threads, each its own contiguous part.
-fn fill_with_threads<B: Empty + Send>(memory: &mut memory::Memory<B>, threads: usize) {
+pub(super) fn fill_with_threads<B: Empty + Send>(memory: &mut memory::Memory<B>, threads: usize) {
     let slots = memory.slots();
     // At least one slot: every part has at least one bucket.
     let per_thread = slots.len().div_ceil(threads.clamp(1, slots.len()));
