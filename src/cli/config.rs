@@ -136,12 +136,12 @@ impl Counts {
             .table(table)
     }
 
-    /// The table size `--hash` asks for, in MiB, for a count of about `leaves` leaves at
-    /// `depth` (used by `auto` only).
-    pub fn hash_mb(&self, leaves: impl FnOnce() -> f64, depth: u32) -> usize {
+    /// The size `--hash` asks for, in MiB, of a table of records `N` for a count of about
+    /// `leaves` leaves at `depth` (used by `auto` only).
+    pub fn hash_mb<N: Record>(&self, leaves: impl FnOnce() -> f64, depth: u32) -> usize {
         match self.hash {
             HashSize::Mb(mb) => mb as usize,
-            HashSize::Auto => tt::auto_mb(leaves(), depth, tt::available_memory()),
+            HashSize::Auto => tt::auto_mb::<N>(leaves(), depth, tt::available_memory()),
         }
     }
 
@@ -152,7 +152,7 @@ impl Counts {
         leaves: impl FnOnce() -> f64,
         depth: u32,
     ) -> Result<Option<Table<N>>> {
-        self.table_of_mb(self.hash_mb(leaves, depth))
+        self.table_of_mb(self.hash_mb::<N>(leaves, depth))
     }
 
     /// A table of `mb` MiB for records `N` (none for 0), its memory first written by as many

@@ -197,7 +197,7 @@ impl SliderJob for Work<'_> {
         let threads = self.counts.threads;
         let mb = match self.counts.hash {
             HashSize::Mb(mb) => mb as usize,
-            HashSize::Auto => auto_mb::<S>(shard, &self.existing),
+            HashSize::Auto => auto_mb::<S>(shard, &self.existing, args.stats),
         };
         let table = match (mb, args.stats) {
             (0, _) | (_, true) => None,
@@ -262,8 +262,9 @@ impl SliderJob for Work<'_> {
 /// size its table (`perft --depth D --hash auto`), for this shard's part of the leaves: the
 /// jobs' multiplicities times their leaves, estimated from up to 32 jobs spread over the shard
 /// (a few milliseconds each). `D` counts the split's plies from the manifest beside the shard;
-/// without one, the jobs' own depth (a larger table, as if no job met another's positions).
-fn auto_mb<S: Sliders>(shard: &Shard, existing: &shards::Results) -> usize {
+/// without one, the jobs' own depth (a larger table, as if no job met another's positions);
+/// for statistics records (`stats`) or node counts.
+fn auto_mb<S: Sliders>(shard: &Shard, existing: &shards::Results, stats: bool) -> usize {
     let pending = existing.pending(shard);
     let Some(depth) = pending.first().map(|j| j.depth) else {
         return 0;
@@ -287,7 +288,12 @@ fn auto_mb<S: Sliders>(shard: &Shard, existing: &shards::Results) -> usize {
         .parent()
         .and_then(|dir| shards::read_manifest(dir).ok())
         .map_or(0, |m| m.at);
-    tt::auto_mb(paths * mean, depth + at, tt::available_memory())
+    let (leaves, depth, memory) = (paths * mean, depth + at, tt::available_memory());
+    if stats {
+        tt::auto_mb::<Stats<u64>>(leaves, depth, memory)
+    } else {
+        tt::auto_mb::<u64>(leaves, depth, memory)
+    }
 }
 
 /// The bar of `perft work` on a terminal: jobs, nodes, rate, time left.

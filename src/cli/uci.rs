@@ -41,7 +41,7 @@ impl SliderJob for UciLoop {
         let mut grown: Option<(usize, Table)> = None;
         let divide = |pos: &perft::Position, depth: u32| {
             if let HashSize::Auto = count.hash {
-                let mb = count.hash_mb(|| estimate_leaves::<S>(pos, depth), depth);
+                let mb = count.hash_mb::<u64>(|| estimate_leaves::<S>(pos, depth), depth);
                 if mb > grown.as_ref().map_or(0, |(held, _)| *held) {
                     // The old table goes first, so both are never mapped at once.
                     grown = None;

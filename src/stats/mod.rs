@@ -46,6 +46,7 @@ impl Record for Stats<u64> {
     type Wide = Stats;
     type Part = CompactStats;
     const WIDE_SHARE: usize = 64;
+    const BYTES_EACH: f64 = crate::tt::compact::BYTES_EACH;
     #[inline(always)]
     fn widen(self) -> Stats {
         Stats::widen(&self)

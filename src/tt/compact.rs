@@ -42,6 +42,11 @@ const DEEP_EIGHTHS: usize = 3;
 /// The share of the part's bytes for the records kept whole: one in `WHOLE_SHARE`.
 const WHOLE_SHARE: usize = 16;
 
+/// The part's bytes per depth-2 record: its 32 bytes, and the share of the deeper and whole
+/// records (the depth-2 records get nine sixteenths of the part).
+pub(crate) const BYTES_EACH: f64 =
+    std::mem::size_of::<Entry>() as f64 * 16.0 / (16 - 2 * DEEP_EIGHTHS - 16 / WHOLE_SHARE) as f64;
+
 /// A depth-2 record: the check word (48 bits of `key2 ^ mix`, then nodes plus one in the low
 /// 16 bits) and the other twelve fields, four to a word, in [`Stats::to_array`]'s order.
 struct Entry([AtomicU64; 4]);

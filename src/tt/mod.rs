@@ -71,6 +71,9 @@ pub trait Record: Copy + Send + Sync {
     type Part: part::Part<Self>;
     /// The wide part gets this share of the table's bytes (one in `WIDE_SHARE`).
     const WIDE_SHARE: usize;
+    /// The narrow part's bytes per depth-2 record, its share of the deeper records' room
+    /// included: what [`auto_mb`] sizes a table by.
+    const BYTES_EACH: f64;
     /// The narrow record as a wide one.
     fn widen(self) -> Self::Wide;
     /// The wide record in the narrow part's form, if that part can keep it.
@@ -123,6 +126,7 @@ impl Record for u64 {
     /// every depth recounts them over and over (an eighth is the share at which two bare
     /// kings' deep counts stop paying for it, docs/performance.md).
     const WIDE_SHARE: usize = 8;
+    const BYTES_EACH: f64 = BYTES_EACH;
     #[inline(always)]
     fn widen(self) -> Nodes {
         Nodes::from(self)
@@ -258,21 +262,23 @@ const ENTRIES_EACH: f64 = 2.0;
 const SMALL_TABLE: f64 = (8u64 << 30) as f64;
 
 internal! {
-    /// The size in MiB of a table for a count of about `leaves` leaves at `depth` (`--hash auto`),
-    /// with `available` bytes of memory (see [`available_memory`]; 1 GiB assumed when unknown).
+    /// The size in MiB of a table of records `N` (node counts, `u64`, or statistics) for a count
+    /// of about `leaves` leaves at `depth` (`--hash auto`), with `available` bytes of memory (see
+    /// [`available_memory`]; 1 GiB assumed when unknown).
     ///
     /// Entries are stored for nodes two or more plies from the leaves, so the table is sized for
     /// the distinct positions of the ply two above the leaves: estimated as the nodes visited there
     /// (`leaves / b^2`, with `b` the mean branching factor `leaves^(1/depth)`) divided by 2.5 per
     /// ply beyond the fifth (the start position's nodes per distinct position grow about that fast:
     /// 2.3x, 2.6x, 2.9x, 3.0x from ply 5 to 8, OEIS A083276 against the published perft counts),
-    /// two depth-2 entries each (and the deep part beside them), but no more than 8 GiB unless one
+    /// two depth-2 records each ([`Record::BYTES_EACH`]: a count's 10 bytes, a statistics
+    /// record's 57), but no more than 8 GiB unless one
     /// entry each is more than that (then one each). Mapping costs time in proportion to size, so
     /// capacity is worth it only while it saves more counting than that (the sizes measured are
     /// in docs/performance.md). Never more than
     /// the available memory less a tenth of it (at least 1 GiB left over); at least 1 MiB; none at
     /// all below depth 3, where nothing is looked up but the root.
-    pub fn auto_mb(leaves: f64, depth: u32, available: Option<u64>) -> usize {
+    pub fn auto_mb<N: Record>(leaves: f64, depth: u32, available: Option<u64>) -> usize {
         if depth < 3 || leaves.is_nan() || leaves < 1.0 {
             return 0;
         }
@@ -280,9 +286,9 @@ internal! {
         let budget = available - (available / 10.0).max((1u64 << 30) as f64);
         let b = leaves.powf(1.0 / depth as f64).max(1.0);
         let distinct = leaves / (b * b) / 2.5f64.powi(depth.saturating_sub(5) as i32);
-        let one_each = distinct * BYTES_EACH;
-        // The lock-free parts get what the wide part leaves (see [`Record::WIDE_SHARE`]).
-        let share = <u64 as Record>::WIDE_SHARE as f64;
+        let one_each = distinct * N::BYTES_EACH;
+        // The narrow part gets what the wide part leaves (see [`Record::WIDE_SHARE`]).
+        let share = N::WIDE_SHARE as f64;
         let with_wide = share / (share - 1.0);
         let bytes = (ENTRIES_EACH * one_each * with_wide)
             .min(one_each.max(SMALL_TABLE))

@@ -113,7 +113,7 @@ fn a_tree_that_grows_and_then_dies_gets_no_automatic_table() {
     let pos = Position::from_fen(BLOCKED_PAWNS).unwrap();
     for depth in [11, 12, 64] {
         assert_eq!(estimate_leaves::<Magic>(&pos, depth), 0.0, "depth {depth}");
-        assert_eq!(auto_mb(0.0, depth, Some(24 << 30)), 0);
+        assert_eq!(auto_mb::<u64>(0.0, depth, Some(24 << 30)), 0);
     }
     // Small enough to be counted: the estimate is the count (Stockfish's, in the EPD file).
     assert_eq!(estimate_leaves::<Magic>(&pos, 9), 7770.0);

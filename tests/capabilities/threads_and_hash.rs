@@ -216,22 +216,22 @@ fn an_auto_table_is_sized_for_the_count_and_capped_by_memory() {
     use perft::tt::auto_mb;
     const GIB: u64 = 1 << 30;
     // Below depth 3 nothing but the root would be looked up: no table.
-    assert_eq!(auto_mb(400.0, 2, Some(16 * GIB)), 0);
-    assert_eq!(auto_mb(0.0, 6, Some(16 * GIB)), 0);
+    assert_eq!(auto_mb::<u64>(400.0, 2, Some(16 * GIB)), 0);
+    assert_eq!(auto_mb::<u64>(0.0, 6, Some(16 * GIB)), 0);
     // Deeper counts get larger tables, never more than the memory less a tenth (at least 1 GiB
     // left over), never less than 1 MiB.
     let sizes: Vec<usize> = (4..=10)
-        .map(|d| auto_mb(20f64.powi(d as i32), d, Some(24 * GIB)))
+        .map(|d| auto_mb::<u64>(20f64.powi(d as i32), d, Some(24 * GIB)))
         .collect();
     assert!(sizes.windows(2).all(|w| w[0] <= w[1]), "{sizes:?}");
     assert!(sizes[0] >= 1 && sizes[0] < sizes[6], "{sizes:?}");
     assert_eq!(
-        auto_mb(1e15, 10, Some(24 * GIB)),
+        auto_mb::<u64>(1e15, 10, Some(24 * GIB)),
         (24 * GIB - 24 * GIB / 10) as usize >> 20
     );
-    assert_eq!(auto_mb(1e15, 10, Some(GIB / 2)), 1);
+    assert_eq!(auto_mb::<u64>(1e15, 10, Some(GIB / 2)), 1);
     assert_eq!(
-        auto_mb(1e15, 10, None),
+        auto_mb::<u64>(1e15, 10, None),
         1,
         "1 GiB assumed when unknown, all kept free"
     );
@@ -239,17 +239,22 @@ fn an_auto_table_is_sized_for_the_count_and_capped_by_memory() {
     // two plies above the leaves (OEIS A083276), 90 MiB at one 8-byte depth-2 entry each and
     // the deep part's fifth of the table beside them: the table holds two entries for each
     // estimated one, so between a quarter of one each and five each.
-    let mb = auto_mb(84_998_978_956.0, 8, Some(24 * GIB));
+    let mb = auto_mb::<u64>(84_998_978_956.0, 8, Some(24 * GIB));
     assert!((22..=449).contains(&mb), "{mb} MiB");
+    // A statistics record takes about five times a count's room (a 32-byte depth-2 entry and
+    // its share of the deeper records, against 8 bytes and theirs): the same count's
+    // statistics get a table that much larger.
+    let stats = auto_mb::<perft::stats::Stats<u64>>(84_998_978_956.0, 8, Some(24 * GIB));
+    assert!((4 * mb..=6 * mb).contains(&stats), "{stats} MiB for {mb}");
     // Its perft 9 (2,439,530,234,167) meets 96,400,068 (919 MiB at one entry each): a small
     // table gets more than one entry each, up to 8 GiB, not the whole memory.
-    let mb = auto_mb(2_439_530_234_167.0, 9, Some(24 * GIB));
+    let mb = auto_mb::<u64>(2_439_530_234_167.0, 9, Some(24 * GIB));
     assert!((919..=8192).contains(&mb), "{mb} MiB");
     // Where one entry each is over the 8 GiB cap already, one each it stays: perft 10
     // (988,187,354 distinct, 9.2 GiB at one each) gets about that, not the 21.6 GiB that the
     // memory would allow. (The binary estimates perft 10's leaves from perft 3 at a third of
     // the true count, so `--hash auto` gives it the cap, 8 GiB.)
-    let mb = auto_mb(69_352_859_712_417.0, 10, Some(24 * GIB));
+    let mb = auto_mb::<u64>(69_352_859_712_417.0, 10, Some(24 * GIB));
     assert!((8193..=2 * 9420).contains(&mb), "{mb} MiB");
 }
 
