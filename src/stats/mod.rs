@@ -39,9 +39,9 @@ use crate::tt::{Record, Table};
 /// index collision is a miss, never a wrong record.
 pub type StatsTable = Table<Stats<u64>>;
 
-/// Statistics of depth-2 nodes are kept packed, without locks; deeper ones whole, under a lock,
-/// and (in a sixty-fourth of the table) the records whose node count passes 2^64 too (see
-/// [`CompactStats`]).
+/// Statistics are kept packed without locks (depth 2 in 32 bytes, deeper in 64), the few too
+/// large for that whole under a lock (see `tt/compact.rs`), and the records whose node count
+/// passes 2^64 in a sixty-fourth of the table.
 impl Record for Stats<u64> {
     type Wide = Stats;
     type Part = CompactStats;

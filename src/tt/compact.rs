@@ -1,5 +1,5 @@
-//! The statistics part of a table: records packed into lock-free entries of one or two cache
-//! lines' halves, those too large for them whole under a lock.
+//! The statistics part of a table: records packed into lock-free entries of half a cache line
+//! or a whole one, those too large for them whole under a lock.
 //!
 //! A statistics record is thirteen counts; kept whole with its keys and a lock
 //! (`RecordTable`) it takes 160 bytes. Packed:

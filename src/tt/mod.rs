@@ -1,8 +1,8 @@
 //! The transposition table for hashed counts: one type, [`Table`], generic over what it keeps
 //! ([`Record`]: node counts, or leaf statistics), keyed by position and depth and shared by
-//! every thread. Statistics of depth-2 nodes are packed in 32-byte entries without locks, deeper
-//! ones whole under a lock (`compact.rs`); node counts, by far the most used, in packed entries
-//! without locks (`packed.rs`), as follows.
+//! every thread. Statistics are packed in 32- and 64-byte entries without locks, the few too
+//! large for them whole under a lock (`compact.rs`); node counts, by far the most used, in
+//! packed entries without locks (`packed.rs`), as follows.
 //!
 //! A collision must never corrupt a count, so an entry is verified with two independent keys:
 //! the incremental Zobrist key, which picks the bucket, and a second 64-bit key computed from
@@ -62,7 +62,7 @@ impl std::error::Error for TableError {}
 /// plies in `u64` words (a node count, `u64`, or leaf statistics,
 /// [`crate::stats::Stats<u64>`]), and the same total of a deeper subtree, exact at any size
 /// ([`Record::Wide`]). Each kind of record says where its narrow totals are kept: counts in
-/// packed lock-free entries, statistics of depth-2 nodes packed too, deeper ones whole under a
+/// packed lock-free entries, statistics packed too, the few too large for that whole under a
 /// lock.
 pub trait Record: Copy + Send + Sync {
     /// The total of a subtree of any depth, exact at any size.
@@ -72,7 +72,7 @@ pub trait Record: Copy + Send + Sync {
     /// The wide part gets this share of the table's bytes (one in `WIDE_SHARE`).
     const WIDE_SHARE: usize;
     /// The narrow part's bytes per depth-2 record, its share of the deeper records' room
-    /// included: what [`auto_mb`] sizes a table by.
+    /// included: what `--hash auto` sizes a table by.
     const BYTES_EACH: f64;
     /// The narrow record as a wide one.
     fn widen(self) -> Self::Wide;

@@ -1,6 +1,7 @@
-//! Whole records behind locks: a table's wide part, and the narrow part of statistics.
+//! Whole records behind locks: a table's wide part, and the statistics records too large for
+//! their packed entries.
 
-use super::{LINE, bucket_of, prefetch_lines, with_depth};
+use super::{bucket_of, with_depth};
 use std::sync::Mutex;
 
 /// A table of whole records (statistics, counts past 2^64) keyed by both keys and the depth,
@@ -87,29 +88,5 @@ impl<R: Copy> RecordTable<R> {
                 bucket[0] = slot;
             }
         }
-    }
-}
-
-/// Statistics keep their narrow records whole, under a lock (see [`RecordTable`]).
-impl<R: Copy + Send> super::part::Part<R> for RecordTable<R> {
-    fn with_bytes(bytes: usize, _threads: usize) -> Option<RecordTable<R>> {
-        RecordTable::with_bytes(bytes)
-    }
-    fn bytes(&self) -> usize {
-        RecordTable::bytes(self)
-    }
-    #[inline(always)]
-    fn prefetch(&self, key1: u64, depth: u32) {
-        let bucket = bucket_of(&self.buckets, with_depth(key1, depth));
-        prefetch_lines(
-            bucket,
-            std::mem::size_of::<RecordBucket<R>>().div_ceil(LINE),
-        );
-    }
-    fn probe(&self, keys: (u64, u64), depth: u32) -> Option<R> {
-        RecordTable::probe(self, keys, depth)
-    }
-    fn store(&self, keys: (u64, u64), depth: u32, record: R) {
-        RecordTable::store(self, keys, depth, record);
     }
 }
