@@ -60,7 +60,7 @@ impl Keys {
 }
 
 /// One step of splitmix64: (output, next state).
-const fn splitmix(state: u64) -> (u64, u64) {
+pub(crate) const fn splitmix(state: u64) -> (u64, u64) {
     let next = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
     let mut z = next;
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);

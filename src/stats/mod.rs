@@ -35,8 +35,9 @@ use crate::tt::{Record, Table};
 
 /// A table of statistics records for [`Perft::stats`](crate::perft::Perft::stats): those of
 /// depth-2 nodes packed in 32 bytes, verified by 48 bits of the second key (as a count table's
-/// depth-2 entries), the deeper ones whole, verified by both 64-bit keys and the depth, so an
-/// index collision is a miss, never a wrong record.
+/// depth-2 entries), deeper ones in 64 bytes verified by the whole second key mixed with the
+/// depth, the few too large for either whole, verified by both keys and the depth; so an index
+/// collision is a miss, never a wrong record.
 pub type StatsTable = Table<Stats<u64>>;
 
 /// Statistics are kept packed without locks (depth 2 in 32 bytes, deeper in 64), the few too

@@ -23,6 +23,7 @@
 use super::packed::{Empty, fill_with_threads};
 use super::record::RecordTable;
 use super::{LINE, bucket_of, memory, part, prefetch_lines, with_depth};
+use crate::position::zobrist::splitmix;
 use crate::stats::Stats;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -141,23 +142,12 @@ fn unpack_deep(words: [u64; 7]) -> Stats<u64> {
     Stats::from_array(a)
 }
 
-/// The words mixed into a check: any change to any of them changes the mix's high bits (each
-/// multiplier is odd, and the last steps fold the high half down and back up).
+/// The words mixed into a check, by steps of splitmix64 (the generator of the Zobrist keys):
+/// each step is one-to-one and spreads a change over every bit, so two entries that differ in
+/// one word always mix differently.
 #[inline(always)]
 fn mix(words: &[u64]) -> u64 {
-    const K: [u64; 4] = [
-        0x9E37_79B9_7F4A_7C15,
-        0xC2B2_AE3D_27D4_EB4F,
-        0x1656_67B1_9E37_79F9,
-        0xFF51_AFD7_ED55_8CCD,
-    ];
-    let mut h = 0u64;
-    for (i, &w) in words.iter().enumerate() {
-        h = (h ^ w).wrapping_mul(K[i % 4]).rotate_left(31);
-    }
-    h ^= h >> 33;
-    h = h.wrapping_mul(0xC4CE_B9FE_1A85_EC53);
-    h ^ h >> 29
+    words.iter().fold(0, |h, &w| splitmix(h ^ w).0)
 }
 
 /// The check word of a depth-2 record with the second key `key2`.
