@@ -117,11 +117,15 @@ fn unpack(nodes_plus_one: u64, words: [u64; 3]) -> Stats<u64> {
 }
 
 /// The seven words after the check of a deeper record at `depth`; `None` if a field does not
-/// fit.
+/// fit, or the depth (in the eight bits above the node count: a depth of 256 or more, which
+/// only a count from the library can reach, would be stored as another and never found).
 #[inline(always)]
 fn pack_deep(record: &Stats<u64>, depth: u32) -> Option<[u64; 7]> {
     let a = record.to_array();
-    if a[0] >> DEEP_NODES != 0 || a[1..].iter().any(|&f| f >> 32 != 0) {
+    if depth >> (64 - DEEP_NODES) != 0
+        || a[0] >> DEEP_NODES != 0
+        || a[1..].iter().any(|&f| f >> 32 != 0)
+    {
         return None;
     }
     let mut words = [a[0] | u64::from(depth) << DEEP_NODES; 7];
@@ -394,6 +398,13 @@ mod tests {
         part.store(keys, 10, big);
         assert_eq!(part.probe(keys, 10), Some(big));
         assert_eq!(part.whole.probe(keys, 10), Some(big));
+        // A depth beyond the entry's eight bits: kept whole, and found only at that depth.
+        part.store(keys, 256 + 7, r);
+        assert_eq!(part.probe(keys, 256 + 7), Some(r));
+        assert_eq!(part.whole.probe(keys, 256 + 7), Some(r));
+        part.store(keys, 255, r);
+        assert!(part.whole.probe(keys, 255).is_none(), "depth 255 is packed");
+        assert_eq!(part.probe(keys, 255), Some(r));
     }
 
     #[test]
