@@ -48,8 +48,18 @@ pub(super) fn count_lanes<V: Lane, const WHITE: bool, const DIAG: bool>(
     let enemy = V::load(&b.colors[them][at..]);
     let occ = own | enemy;
     let empty = !occ;
-    let [pawns, knights, bishops, rooks, queens, kings] =
-        b.kinds.each_ref().map(|k| V::load(&k[at..]));
+    // Loaded one by one, not by an array `map`: a closure does not take on the target
+    // features of the function it is written in, and where the compiler leaves it out of
+    // line, every vector operation in it becomes a call.
+    let k = &b.kinds;
+    let [pawns, knights, bishops, rooks, queens, kings] = [
+        V::load(&k[0][at..]),
+        V::load(&k[1][at..]),
+        V::load(&k[2][at..]),
+        V::load(&k[3][at..]),
+        V::load(&k[4][at..]),
+        V::load(&k[5][at..]),
+    ];
     let straight = (rooks | queens) & own;
     let diagonal = (bishops | queens) & own;
     let e_straight = (rooks | queens) & enemy;
@@ -82,7 +92,17 @@ pub(super) fn count_lanes<V: Lane, const WHITE: bool, const DIAG: bool>(
     // Checkers, pins (per line), the squares behind the king on a checking line, and the
     // blocking squares of a checking line.
     // The king's eight neighbours, one direction each (its steps, and the square behind it).
-    let k_step = lines.steps.map(V::splat);
+    let st = &lines.steps;
+    let k_step = [
+        V::splat(st[0]),
+        V::splat(st[1]),
+        V::splat(st[2]),
+        V::splat(st[3]),
+        V::splat(st[4]),
+        V::splat(st[5]),
+        V::splat(st[6]),
+        V::splat(st[7]),
+    ];
     let mut checkers = V::splat(0);
     let mut pin_lines = [V::splat(0); 4];
     let mut behind = V::splat(0);
@@ -175,10 +195,8 @@ pub(super) fn count_lanes<V: Lane, const WHITE: bool, const DIAG: bool>(
     tally = two.tally(one.tally(tally));
     // NE and SW lie on line 2, NW and SE on line 3.
     let (line_l, line_r) = if WHITE { (3, 2) } else { (2, 3) };
-    let [take_l, take_r] = [(up_l, line_l), (up_r, line_r)].map(|(d, line)| {
-        let takers = p & (free | pin_lines[line]);
-        step(takers, d) & enemy & mask
-    });
+    let take_l = step(p & (free | pin_lines[line_l]), up_l) & enemy & mask;
+    let take_r = step(p & (free | pin_lines[line_r]), up_r) & enemy & mask;
     tally = take_r.tally(take_l.tally(tally));
     // Promotions (a pawn on the seventh rank in some lane: rare) count three more each.
     let seventh = if WHITE { last >> 8 } else { last << 8 };
