@@ -398,7 +398,7 @@ mod tests {
         part.store(keys, 10, big);
         assert_eq!(part.probe(keys, 10), Some(big));
         assert_eq!(part.whole.probe(keys, 10), Some(big));
-        // A depth beyond the entry's eight bits: kept whole, and found only at that depth.
+        // A depth beyond the entry's eight bits: kept whole, and found there.
         part.store(keys, 256 + 7, r);
         assert_eq!(part.probe(keys, 256 + 7), Some(r));
         assert_eq!(part.whole.probe(keys, 256 + 7), Some(r));
