@@ -96,6 +96,9 @@ def main():
     ap.add_argument("--ours-args", default="", help='the code path timed, e.g. "--simd avx2"')
     ap.add_argument("--reference", help="a commit to time against instead of the table's")
     a = ap.parse_args()
+    for flag, path in (("--gigantua", a.gigantua), ("--perft", a.perft)):
+        if not (os.path.isfile(path) and os.access(path, os.X_OK)):
+            sys.exit(f"{flag} {path}: not an executable file")
     race = load_race()
     klass, code = cpu_class(), a.ours_args.strip() or "default"
     row = next((r for r in table() if r["class"] == klass and r["code"] == code), None)
