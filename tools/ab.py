@@ -9,6 +9,7 @@ Minimums are the least exposed to a shared machine's slow spells. --args passes 
 every `perft --bench` run, e.g. --args "--simd avx2" to time one code path.
 """
 import collections
+import os
 import statistics
 import subprocess
 import sys
@@ -24,10 +25,16 @@ def main():
     if len(argv) < 3:
         sys.exit(__doc__)
     rounds, bins = int(argv[0]), argv[1:]
+    for b in bins:
+        if not (os.path.isfile(b) and os.access(b, os.X_OK)):
+            sys.exit(f"{b}: not an executable file")
     times = {b: collections.defaultdict(list) for b in bins}
     for r in range(rounds):
         for b in bins if r % 2 == 0 else bins[::-1]:
-            out = subprocess.run([b, "--bench", *extra], capture_output=True, text=True, check=True)
+            out = subprocess.run([b, "--bench", *extra], capture_output=True, text=True)
+            if out.returncode != 0:
+                sys.exit(f"{b} --bench {' '.join(extra)} exited {out.returncode}: "
+                         f"{out.stderr.strip()[-300:]}")
             for line in out.stdout.splitlines():
                 f = line.split()
                 # "<name> depth <d> <nodes> nodes <secs> s <mnps> Mnps"

@@ -22,7 +22,9 @@ def main():
     for r in range(rounds):
         for c in cmds if r % 2 == 0 else cmds[::-1]:
             start = time.perf_counter()
-            subprocess.run(c, shell=True, check=True, stdout=subprocess.DEVNULL)
+            done = subprocess.run(c, shell=True, stdout=subprocess.DEVNULL)
+            if done.returncode != 0:
+                sys.exit(f"exited {done.returncode} (a timing of a failed command means nothing): {c}")
             times[c].append(time.perf_counter() - start)
     base = cmds[0]
     b_min, b_med = min(times[base]), statistics.median(times[base])

@@ -63,7 +63,10 @@ class Failed(Exception):
 
 
 def run(cmd):
-    out = subprocess.run(cmd, capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    except OSError as err:
+        raise Failed(f"cannot run {cmd[0]}: {err.strerror}")
     if out.returncode != 0:
         raise Failed(f"{' '.join(cmd)} exited {out.returncode}: {out.stderr.strip()[-300:]}")
     return out.stdout + out.stderr
@@ -184,6 +187,10 @@ def main():
     a = ap.parse_args()
     if not os.path.exists(a.perft):
         sys.exit(f"{a.perft} not found: cargo build --release first")
+    for option, path in (("--perft", a.perft), ("--stockfish", a.stockfish),
+                         ("--gigantua", a.gigantua)):
+        if path is not None and not (os.path.isfile(path) and os.access(path, os.X_OK)):
+            sys.exit(f"{option} {path}: not an executable file")
     wanted = set(a.engines.split(",")) if a.engines else None
     engines = {"ours": ours(a.perft, a.ours_args.split())}
     if wanted is None or wanted & {"shakmaty", "cozy", "chess"}:
@@ -195,7 +202,10 @@ def main():
         sf = a.stockfish or shutil.which("stockfish") or (
             "/usr/games/stockfish" if os.path.exists("/usr/games/stockfish") else None)
         if sf:
-            engines["stockfish"] = Stockfish(sf)
+            try:
+                engines["stockfish"] = Stockfish(sf)
+            except (OSError, Failed) as err:
+                sys.exit(f"stockfish ({sf}) could not be started: {err}")
         else:
             print("stockfish not found (apt-get install stockfish): left out", file=sys.stderr)
     if a.gigantua:
