@@ -1,7 +1,7 @@
 //! The tests of perft's capabilities, one module per capability (docs/testing.md says what
 //! each checks). One test binary, not one per file: the tests build as the tool does (fat
 //! link-time optimization, one codegen unit), so each test binary is a whole-program link of
-//! the library and its test dependencies; one such link instead of twenty-six saves most of the
+//! the library and its test dependencies; one such link instead of one per file saves most of the
 //! test build's time.
 
 mod common;
@@ -30,6 +30,7 @@ mod perft_suites;
 mod properties;
 mod readme;
 mod serve;
+mod serve_bounds;
 mod stats;
 mod stats_command;
 mod suite;
