@@ -1,7 +1,7 @@
 //! The lanes in an AVX-512 register: eight boards, each operation one instruction (population
 //! count by VPOPCNTDQ, leading zeros by CD); the counter's copy compiled for them.
 
-use super::kernel::{Batch, Mover, count_batch};
+use super::kernel::{Batch, BatchStats, CheckSets, Mover, batch_stats, count_batch};
 use super::{LANES, Lane};
 use crate::position::CastlePaths;
 use std::arch::x86_64::*;
@@ -125,6 +125,17 @@ impl Lane for V512 {
         // SAFETY: the caller's.
         unsafe { count_each_avx512(batch, rooks, mover, paths) }
     }
+    unsafe fn stats(
+        batch: &Batch,
+        rooks: &[u64; LANES],
+        n: usize,
+        mover: Mover,
+        paths: &CastlePaths,
+        sets: &mut CheckSets,
+    ) -> BatchStats {
+        // SAFETY: the caller's.
+        unsafe { stats_avx512(batch, rooks, n, mover, paths, sets) }
+    }
     #[inline(always)]
     fn store(self, out: &mut [u64]) {
         assert!(out.len() >= 8);
@@ -140,7 +151,7 @@ crate::cpu::avx512_lanes! {
         paths: &CastlePaths,
     ) -> [u64; LANES] {
         let mut out = [0; LANES];
-        count_batch::<V512>(batch, rooks, 0, mover, paths).store(&mut out);
+        count_batch::<V512, false>(batch, rooks, 0, mover, paths).count.store(&mut out);
         out
     }
 }
@@ -155,9 +166,23 @@ crate::cpu::avx512_lanes! {
         mover: Mover,
         paths: &CastlePaths,
     ) -> u64 {
-        count_batch::<V512>(batch, rooks, 0, mover, paths)
+        count_batch::<V512, false>(batch, rooks, 0, mover, paths).count
             .mul_low(V512::load(times))
             .sum_first(n)
+    }
+}
+
+crate::cpu::avx512_lanes! {
+    #[inline(never)]
+    pub(super) fn stats_avx512(
+        batch: &Batch,
+        rooks: &[u64; LANES],
+        n: usize,
+        mover: Mover,
+        paths: &CastlePaths,
+        sets: &mut CheckSets,
+    ) -> BatchStats {
+        batch_stats::<V512>(batch, rooks, 0, n, mover, paths, sets)
     }
 }
 

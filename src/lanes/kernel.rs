@@ -3,7 +3,7 @@
 //! lanes computed.
 
 use super::geometry::{
-    DIRS, FILE_H, KING_LINES, N, NE, NW, Open, S, SE, SW, east, king_attacks, king_ray,
+    DIRS, FILE_A, FILE_H, KING_LINES, N, NE, NW, Open, S, SE, SW, east, king_attacks, king_ray,
     knight_attacks, line_of, open, ray, step,
 };
 use super::{LANES, Lane};
@@ -21,9 +21,29 @@ pub(crate) struct Batch {
 }
 
 impl Batch {
+    /// The board in lane `lane`, `side` to move, with the castling rooks `castling` (a board
+    /// in a lane has no en-passant square).
+    #[inline(always)]
+    pub(crate) fn board(&self, lane: usize, side: Color, castling: Bitboard) -> Board {
+        let k = &self.kinds;
+        Board::from_sets(
+            [
+                Bitboard(k[0][lane]),
+                Bitboard(k[1][lane]),
+                Bitboard(k[2][lane]),
+                Bitboard(k[3][lane]),
+                Bitboard(k[4][lane]),
+                Bitboard(k[5][lane]),
+            ],
+            [Bitboard(self.colors[0][lane]), Bitboard(self.colors[1][lane])],
+            side,
+            castling,
+        )
+    }
+
     /// Puts `board`'s pieces in lane `lane`.
     #[inline(always)]
-    pub(super) fn set(&mut self, lane: usize, board: &Board) {
+    pub(crate) fn set(&mut self, lane: usize, board: &Board) {
         for k in PieceKind::ALL {
             self.kinds[k.index()][lane] = board.kind(k).0;
         }
@@ -32,16 +52,55 @@ impl Batch {
     }
 }
 
+/// What [`count_lanes`] finds in each lane: the legal moves (castling and en passant left out)
+/// and the squares the enemy attacks (with our king on the board), for castling; and for
+/// statistics (`STATS`, else zero) the captures among the moves, the lanes the statistics leave
+/// to the one-board leaf, and the moves that give a direct check.
+#[derive(Clone, Copy)]
+pub(super) struct Counted<V> {
+    pub(super) count: V,
+    pub(super) attacked: V,
+    pub(super) captures: V,
+    /// All ones in the lanes left to the one-board leaf: where a move may uncover a check,
+    /// promote, or castle with check, or a piece is pinned.
+    pub(super) fallback: V,
+    /// The destinations of the moves that give a direct check, by group (see
+    /// [`KNIGHT_CHECKS`]), and the squares a rook and a bishop check from.
+    pub(super) checks: [V; CHECK_SETS],
+    /// The castles among the moves ([`count_batch`] only; zero unless `STATS`).
+    pub(super) castles: V,
+}
+
+/// Where each group's checking moves stand in [`Counted::checks`] and [`CheckSets`]: the
+/// knights' here; the sliders' in each of the eight directions of [`DIRS`] from
+/// [`SLIDER_CHECKS`] (a straight move onto a bishop's check square, or a diagonal one onto a
+/// rook's, is kept in every lane with a queen of ours: it checks only if a queen made it); the
+/// pawns' single pushes, double pushes and captures to the left and to the right from
+/// [`PAWN_CHECKS`]; then the squares a rook ([`ROOK_LINES`]) and a bishop ([`BISHOP_LINES`])
+/// check their king from.
+pub(crate) const KNIGHT_CHECKS: usize = 0;
+pub(crate) const SLIDER_CHECKS: usize = 1;
+pub(crate) const PAWN_CHECKS: usize = 9;
+pub(crate) const ROOK_LINES: usize = 13;
+pub(crate) const BISHOP_LINES: usize = 14;
+pub(crate) const CHECK_SETS: usize = 15;
+
 /// The legal moves of each lane's board, castling and en passant left out, with `us` to move in
 /// every lane, our king on `king` and our knights among `our_knights` in every lane; and the
-/// squares the enemy attacks (with our king on the board), for castling.
+/// squares the enemy attacks (with our king on the board), for castling. With `STATS`, also
+/// each lane's captures; its moves onto a square from which their piece kind attacks their king
+/// (the lines from that king filled set-wise), the direct checks; and the lanes left to the
+/// one-board leaf: with a piece of ours first on a line from their king and one of our sliders
+/// of that line behind it (a discovered check), a pawn of ours that may promote, or a pinned
+/// piece (whose slider rays are cut short here, so that a discovered check behind one could be
+/// missed).
 #[inline(always)]
-pub(super) fn count_lanes<V: Lane, const WHITE: bool, const DIAG: bool>(
+pub(super) fn count_lanes<V: Lane, const WHITE: bool, const DIAG: bool, const STATS: bool>(
     b: &Batch,
     at: usize,
     king: Square,
     our_knights: Bitboard,
-) -> (V, V) {
+) -> Counted<V> {
     let lines = &KING_LINES[king.index()];
     let (us, them) = if WHITE { (0, 1) } else { (1, 0) };
     let own = V::load(&b.colors[us][at..]);
@@ -88,6 +147,31 @@ pub(super) fn count_lanes<V: Lane, const WHITE: bool, const DIAG: bool>(
         }
         attacked = attacked | e_att[I];
     });
+
+    // Statistics: the lines from their king up to the first piece, in each direction.
+    let e_king = kings & enemy;
+    let mut from_e_king = [V::splat(0); 8];
+    if STATS {
+        unroll8!(I => {
+            if I == 1 {
+                from_e_king[I] = east(e_king, stops);
+            } else if DIAG || I < 4 {
+                from_e_king[I] = ray(e_king, &opens[I], DIRS[I]);
+            }
+        });
+    }
+    let rook_checks = from_e_king[0] | from_e_king[1] | from_e_king[2] | from_e_king[3];
+    let bishop_checks = from_e_king[4] | from_e_king[5] | from_e_king[6] | from_e_king[7];
+    // A straight move checks from a square on their king's straight lines, or, for a queen,
+    // its diagonal ones (counted in every lane with a queen of ours: a superset).
+    let our_queens = (queens & own).nonzero();
+    let straight_checks = rook_checks | (bishop_checks & our_queens);
+    let diagonal_checks = bishop_checks | (rook_checks & our_queens);
+    let mut fallback = V::splat(0);
+    let mut checks = [V::splat(0); CHECK_SETS];
+    checks[ROOK_LINES] = rook_checks;
+    checks[BISHOP_LINES] = bishop_checks;
+    let mut captures = V::tally_zero();
 
     // Checkers, pins (per line), the squares behind the king on a checking line, and the
     // blocking squares of a checking line.
@@ -154,7 +238,11 @@ pub(super) fn count_lanes<V: Lane, const WHITE: bool, const DIAG: bool>(
     // Every count but the knights' added up in `tally`: at most 19 sets (king, eight slider
     // directions, four pawn sets, six promotion sets).
     let mut tally = V::tally_zero();
-    tally = (V::splat(attacks::king(king).0).less(own | attacked | behind)).tally(tally);
+    let steps = V::splat(attacks::king(king).0).less(own | attacked | behind);
+    tally = steps.tally(tally);
+    if STATS {
+        captures = (steps & enemy).tally(captures);
+    }
     let mut count = V::splat(0);
 
     // Knights: our knights stand on the same squares in every lane (a capture only takes one
@@ -162,10 +250,20 @@ pub(super) fn count_lanes<V: Lane, const WHITE: bool, const DIAG: bool>(
     // and is not pinned.
     let free = !pinned;
     let n = knights & own & free;
+    let knight_checks = if STATS {
+        knight_attacks(e_king)
+    } else {
+        V::splat(0)
+    };
+    let mut knight_captures = V::splat(0);
     for sq in our_knights {
         let here = n.meets(V::splat(Bitboard::from_square(sq).0));
         let moves = V::splat(attacks::knight(sq).0) & targets;
         count = count.add(moves.popcnt_where(here));
+        if STATS {
+            knight_captures = knight_captures.add((moves & enemy).popcnt_where(here));
+            checks[KNIGHT_CHECKS] = checks[KNIGHT_CHECKS].or_where(here, moves & knight_checks);
+        }
     }
 
     // Sliders: in each direction those not pinned or pinned along that direction's line.
@@ -175,7 +273,17 @@ pub(super) fn count_lanes<V: Lane, const WHITE: bool, const DIAG: bool>(
         let src = src & (free | pin_lines[line_of(I)]);
         if DIAG || I < 4 {
             let moves = if I == 1 { east(src, stops) } else { ray(src, &opens[I], d) };
-            tally = (moves & targets).tally(tally);
+            let legal = moves & targets;
+            tally = legal.tally(tally);
+            if STATS {
+                captures = (legal & enemy).tally(captures);
+                let on_check_lines = if I < 4 { straight_checks } else { diagonal_checks };
+                checks[SLIDER_CHECKS + I] = legal & on_check_lines;
+                // A piece of ours first from their king on the line this ray comes along
+                // (the opposite direction from their king): moving it off may uncover a check.
+                let opposite = (I & 4) | ((I + 2) & 3);
+                fallback = fallback | (moves & own & from_e_king[opposite]);
+            }
         }
     });
 
@@ -198,8 +306,18 @@ pub(super) fn count_lanes<V: Lane, const WHITE: bool, const DIAG: bool>(
     let take_l = step(p & (free | pin_lines[line_l]), up_l) & enemy & mask;
     let take_r = step(p & (free | pin_lines[line_r]), up_r) & enemy & mask;
     tally = take_r.tally(take_l.tally(tally));
-    // Promotions (a pawn on the seventh rank in some lane: rare) count three more each.
     let seventh = if WHITE { last >> 8 } else { last << 8 };
+    if STATS {
+        captures = take_r.tally(take_l.tally(captures));
+        // The squares a pawn of ours checks their king from.
+        let pawn_checks = step(e_king, e_pawn_l) | step(e_king, e_pawn_r);
+        checks[PAWN_CHECKS] = one & pawn_checks;
+        checks[PAWN_CHECKS + 1] = two & pawn_checks;
+        checks[PAWN_CHECKS + 2] = take_l & pawn_checks;
+        checks[PAWN_CHECKS + 3] = take_r & pawn_checks;
+        fallback = fallback | (p & V::splat(seventh)) | pinned;
+    }
+    // Promotions (a pawn on the seventh rank in some lane: rare) count three more each.
     if p.any_meets(V::splat(seventh)) {
         let promoted = [(one | take_l) & V::splat(last), take_r & V::splat(last)];
         for _ in 0..3 {
@@ -207,14 +325,21 @@ pub(super) fn count_lanes<V: Lane, const WHITE: bool, const DIAG: bool>(
         }
     }
     let count = count.add(V::tally_total(tally));
-    (count, attacked)
+    Counted {
+        count,
+        attacked,
+        captures: knight_captures.add(V::tally_total(captures)),
+        fallback: fallback.nonzero(),
+        checks,
+        castles: V::splat(0),
+    }
 }
 
 /// Whether `board` (whose side to move keeps the castling rooks `rooks`) is counted by the
 /// one-board counter instead of in a lane: it has an en-passant square, or castles along a path
 /// its rook screens (Chess960), which the lanes' castling test does not cover.
 #[inline(always)]
-pub(super) fn one_board_only(board: &Board, rooks: Bitboard, paths: &CastlePaths) -> bool {
+pub(crate) fn one_board_only(board: &Board, rooks: Bitboard, paths: &CastlePaths) -> bool {
     board.ep_square().is_some()
         || (rooks.any() && {
             let [a, b] = paths.of(board.side_to_move());
@@ -231,17 +356,55 @@ pub(crate) struct Mover {
     pub(super) knights: Bitboard,
 }
 
+impl Mover {
+    /// Boards with `side` to move, its king and knights where they stand on `board`.
+    #[inline(always)]
+    pub(crate) fn of_side(board: &Board, side: Color) -> Mover {
+        Mover {
+            side,
+            king: board.king(side),
+            knights: board.pieces(side, PieceKind::Knight),
+        }
+    }
+
+    /// The side to move.
+    #[inline(always)]
+    pub(crate) fn side(&self) -> Color {
+        self.side
+    }
+
+    /// Whether boards whose side to move has its king and knights where they stand on
+    /// `board` may join a batch of this mover's (the king on the same square, no knight on a
+    /// new one); if not, this mover becomes theirs.
+    #[inline(always)]
+    pub(crate) fn rebase(&mut self, board: &Board) -> bool {
+        let (king, knights) = (
+            board.king(self.side),
+            board.pieces(self.side, PieceKind::Knight),
+        );
+        if king == self.king && (knights - self.knights).is_empty() {
+            return true;
+        }
+        self.king = king;
+        self.knights = knights;
+        false
+    }
+}
+
 /// The legal moves of the boards in the lanes from `at` of `batch` (as many as the vector
 /// holds), all with `mover`'s side to move, king and knights, castling included (`rooks`: each
-/// lane's castling rooks of the side to move); en passant left out.
+/// lane's castling rooks of the side to move); en passant left out. With `STATS`, also the
+/// captures, the castles, the direct checks and the lanes left to the one-board leaf
+/// ([`count_lanes`]; also those with a castle that may give check: where their king stands on
+/// the d- or f-file or on our back rank, the lines of the squares the rook lands on).
 #[inline(always)]
-pub(super) fn count_batch<V: Lane>(
+pub(super) fn count_batch<V: Lane, const STATS: bool>(
     batch: &Batch,
     rooks: &[u64; LANES],
     at: usize,
     mover: Mover,
     paths: &CastlePaths,
-) -> V {
+) -> Counted<V> {
     let Mover {
         side,
         king,
@@ -251,21 +414,104 @@ pub(super) fn count_batch<V: Lane>(
     // Without a bishop or queen in any lane, no diagonal ray is needed.
     let [_, _, bishops, _, queens, _] = &batch.kinds;
     let diagonal = (V::load(&bishops[at..]) | V::load(&queens[at..])).nonzero();
-    let (mut c, attacked) = match (white, diagonal.any_meets(diagonal)) {
-        (true, true) => count_lanes::<V, true, true>(batch, at, king, knights),
-        (false, true) => count_lanes::<V, false, true>(batch, at, king, knights),
-        (true, false) => count_lanes::<V, true, false>(batch, at, king, knights),
-        (false, false) => count_lanes::<V, false, false>(batch, at, king, knights),
+    let mut c = match (white, diagonal.any_meets(diagonal)) {
+        (true, true) => count_lanes::<V, true, true, STATS>(batch, at, king, knights),
+        (false, true) => count_lanes::<V, false, true, STATS>(batch, at, king, knights),
+        (true, false) => count_lanes::<V, true, false, STATS>(batch, at, king, knights),
+        (false, false) => count_lanes::<V, false, false, STATS>(batch, at, king, knights),
     };
     // Castling: the paths are the same in every lane (one game, one side to move).
     let rooks = V::load(&rooks[at..]);
     let occ = V::load(&batch.colors[0][at..]) | V::load(&batch.colors[1][at..]);
+    let mut castles = V::splat(0);
     for path in paths.of(side) {
         let has = (rooks & V::splat(path.rook.0)).nonzero();
-        let shut = (occ & V::splat(path.empty.0)) | (attacked & V::splat(path.king_path.0));
-        c = c.add(has.less(shut.nonzero()) & V::splat(1));
+        let shut = (occ & V::splat(path.empty.0)) | (c.attacked & V::splat(path.king_path.0));
+        castles = castles.add(has.less(shut.nonzero()) & V::splat(1));
+    }
+    c.count = c.count.add(castles);
+    if STATS {
+        let them = usize::from(white);
+        let e_king = V::load(&batch.kinds[PieceKind::King.index()][at..])
+            & V::load(&batch.colors[them][at..]);
+        let back_rank = if white { 0xffu64 } else { 0xffu64 << 56 };
+        let lines = back_rank | (FILE_A << 3) | (FILE_A << 5);
+        c.fallback = c.fallback | (castles.nonzero() & (e_king & V::splat(lines)).nonzero());
+        c.castles = castles;
     }
     c
+}
+
+/// What the lanes tell of a batch's boards for statistics: the moves, captures and castles of
+/// the boards they classify (all but those left to the one-board leaf); which boards (lanes,
+/// one bit each) are left to it (`each`); and which of the others have a move that gives a
+/// direct check (`direct`), whose checking moves [`CheckSets`] holds, to be played for mates.
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
+pub(crate) struct BatchStats {
+    pub(crate) moves: u64,
+    pub(crate) captures: u64,
+    pub(crate) castles: u64,
+    pub(crate) each: u8,
+    pub(crate) direct: u8,
+}
+
+/// Per set of [`CHECK_SETS`], per lane: the destinations of the moves that give direct check.
+pub(crate) type CheckSets = [[u64; LANES]; CHECK_SETS];
+
+/// [`BatchStats`] of the first `n` boards in the lanes from `at` of `batch` (as
+/// [`count_batch`]), the lanes' bits numbered from `at`; the lanes' check sets stored in
+/// `sets` from `at` where some lane has a direct check.
+#[inline(always)]
+pub(super) fn batch_stats<V: Lane>(
+    batch: &Batch,
+    rooks: &[u64; LANES],
+    at: usize,
+    n: usize,
+    mover: Mover,
+    paths: &CastlePaths,
+    sets: &mut CheckSets,
+) -> BatchStats {
+    let c = count_batch::<V, true>(batch, rooks, at, mover, paths);
+    let skip = c.fallback;
+    let mut any = V::splat(0);
+    for set in &c.checks[..ROOK_LINES] {
+        any = any | *set;
+    }
+    let direct = any.nonzero().less(skip);
+    let mut flags = [0; LANES];
+    let mut directs = [0; LANES];
+    skip.store(&mut flags);
+    direct.store(&mut directs);
+    let (mut each, mut checking) = (0, 0);
+    for i in 0..n {
+        each |= u8::from(flags[i] != 0) << (at + i);
+        checking |= u8::from(directs[i] != 0) << (at + i);
+    }
+    if checking != 0 {
+        for (out, set) in sets.iter_mut().zip(&c.checks) {
+            set.store(&mut out[at..]);
+        }
+    }
+    BatchStats {
+        moves: c.count.less(skip).sum_first(n),
+        captures: c.captures.less(skip).sum_first(n),
+        castles: c.castles.less(skip).sum_first(n),
+        each,
+        direct: checking,
+    }
+}
+
+/// The square of the slider whose move in direction `dir` of [`DIRS`] reached `to` on a board
+/// whose pieces are `occupied` (the move not made): the first piece from `to` the other way.
+#[inline(always)]
+pub(crate) fn slider_from(to: Square, dir: usize, occupied: Bitboard) -> Square {
+    let back = (dir & 4) | ((dir + 2) & 3);
+    let behind = Bitboard(KING_LINES[to.index()].rays[back]) & occupied;
+    if DIRS[back].shift > 0 {
+        behind.lsb()
+    } else {
+        behind.msb()
+    }
 }
 
 /// The side to move and its king's square: the same in every lane of a batch.

@@ -17,12 +17,15 @@
 //! enemy attacks the lanes computed.
 
 use crate::position::CastlePaths;
-use kernel::{Batch, Mover};
+pub(crate) use kernel::{
+    BISHOP_LINES, Batch, BatchStats, CHECK_SETS, CheckSets, KNIGHT_CHECKS, Mover, PAWN_CHECKS,
+    ROOK_LINES, SLIDER_CHECKS, one_board_only, slider_from,
+};
 use std::ops::{BitAnd, BitOr, BitXor, Not};
 
 /// Boards per batch: eight, one to a lane of an AVX-512 register, or two halves of four in
 /// AVX2 registers.
-const LANES: usize = 8;
+pub(crate) const LANES: usize = 8;
 
 /// One 64-bit word of each board of a batch (or of half of it), side by side in one vector
 /// register: [`V512`] (eight lanes, AVX-512) or [`V256`] (four lanes, AVX2). The operations are
@@ -104,6 +107,19 @@ pub(crate) trait Lane:
         mover: Mover,
         paths: &CastlePaths,
     ) -> [u64; LANES];
+    /// The statistics the lanes give of the first `n` boards of `batch` (see
+    /// [`BatchStats`]), the direct checks' destinations in `sets`.
+    ///
+    /// # Safety
+    /// As [`Lane::count`].
+    unsafe fn stats(
+        batch: &Batch,
+        rooks: &[u64; LANES],
+        n: usize,
+        mover: Mover,
+        paths: &CastlePaths,
+        sets: &mut CheckSets,
+    ) -> BatchStats;
     /// The lanes, stored in the first words of `out`, one to a lane.
     fn store(self, out: &mut [u64]);
 }

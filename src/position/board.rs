@@ -44,6 +44,27 @@ impl Board {
         kings: [Square::new(0); 2],
     };
 
+    /// The board with these pieces (by kind, by colour), `side` to move, the castling rooks
+    /// `castling` and no en-passant square: as a batch of the lanes holds a board, the king
+    /// squares found from the pieces.
+    #[inline(always)]
+    pub(crate) fn from_sets(
+        by_kind: [Bitboard; 6],
+        by_color: [Bitboard; 2],
+        side: Color,
+        castling: Bitboard,
+    ) -> Board {
+        let kings = by_kind[PieceKind::King.index()];
+        Board {
+            by_kind,
+            by_color,
+            side,
+            castling,
+            ep: None,
+            kings: [(kings & by_color[0]).lsb(), (kings & by_color[1]).lsb()],
+        }
+    }
+
     /// The side to move.
     #[inline(always)]
     pub fn side_to_move(&self) -> Color {
