@@ -187,12 +187,22 @@ impl Simd {
         Simd::new(SimdKind::Avx2).map_or(Simd::NONE, Simd::without_lanes)
     }
 
-    /// The same copy of the code, one board at a time: what a count without lanes (the
-    /// statistics) runs when asked for this one.
+    /// The same copy of the code, one board at a time: what a count without lanes runs when
+    /// asked for this one.
     pub fn without_lanes(self) -> Simd {
         Simd {
             kind: self.kind,
             lanes: false,
+        }
+    }
+
+    /// The code the statistics run when asked for this one: the same, but one board at a time
+    /// where it would be AVX2 lanes (in which the statistics were slower than one board at a
+    /// time; they have AVX-512 lanes only).
+    pub fn for_statistics(self) -> Simd {
+        match self.kind {
+            SimdKind::Avx512 => self,
+            _ => self.without_lanes(),
         }
     }
 

@@ -28,8 +28,9 @@ pub struct Args {
     /// castles, promotions, checks (direct, discovered, double) and mates, as the Perft Results
     /// tables give them.
     /// With `--json`, one JSON document with the Grand Chess Tree's finer split.
-    /// `--simd none` runs them in the baseline copy, any other choice in the x86-64-v3 copy
-    /// (the statistics are counted one board at a time).
+    /// `--simd none` runs them in the baseline copy, any other choice in the x86-64-v3 copy:
+    /// in AVX-512 lanes where they are chosen (the default on a CPU with them), else one board
+    /// at a time.
     #[arg(long, conflicts_with_all = ["no_bulk", "compare", "suite", "bench", "magics"])]
     pub stats: bool,
 }

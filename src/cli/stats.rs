@@ -45,8 +45,8 @@ fn header(first: &str) -> String {
 
 /// `--stats`, with `--divide` and `--json`.
 pub struct StatsJob {
-    /// The counting options; the statistics run in the copy of the code `simd` names, one
-    /// board at a time.
+    /// The counting options; the statistics run in the copy of the code `simd` names, in its
+    /// lanes if they are AVX-512 ones, else one board at a time.
     pub counts: Counts,
     pub pos: Position,
     pub depth: u32,
@@ -56,7 +56,7 @@ pub struct StatsJob {
 
 impl SliderJob for StatsJob {
     fn run<S: Sliders>(self) -> Result<ExitCode> {
-        let (threads, simd) = (self.counts.threads, self.counts.simd.without_lanes());
+        let (threads, simd) = (self.counts.threads, self.counts.simd.for_statistics());
         let table: Option<StatsTable> = self
             .counts
             .table(|| estimate_leaves::<S>(&self.pos, self.depth), self.depth)?;

@@ -3,6 +3,8 @@
 //! which each copy calls only itself.
 
 #[cfg(target_arch = "x86_64")]
+use super::depth2::Leaves;
+#[cfg(target_arch = "x86_64")]
 use super::depth2::perft_2_into;
 use super::depth2::{OneByOne, perft_2_as};
 use super::leaf::{BoardLeaf, Count, Leaf};
@@ -14,6 +16,9 @@ use crate::cpu::SimdKind;
 #[cfg(target_arch = "x86_64")]
 use crate::movegen::{self, MoveList};
 use crate::position::{Board, CastlePaths, Position};
+#[cfg(target_arch = "x86_64")]
+use crate::stats::StatsLanes;
+use crate::stats::{Statistics, Stats};
 use crate::tt::Table;
 
 /// One compiled copy of a count's hot code: the recursion over the plies of a narrow subtree
@@ -139,6 +144,10 @@ pub(crate) trait LastPly {
     fn perft_2<S: Sliders, B: Build>(pos: &Position) -> u64;
     /// Perft of `pos` to depth 3, in the copy `B`.
     fn perft_3<S: Sliders, B: Build>(pos: &mut Position) -> u64;
+    /// The statistics of the leaves two plies below `pos`, in the copy `B`.
+    fn stats_2<S: Sliders, B: Build>(pos: &Position) -> Stats<u64>;
+    /// The statistics of the leaves three plies below `pos`, in the copy `B`.
+    fn stats_3<S: Sliders, B: Build>(pos: &mut Position) -> Stats<u64>;
 }
 
 /// Every child board's replies counted one board at a time.
@@ -152,6 +161,14 @@ impl LastPly for OneBoard {
     #[inline(always)]
     fn perft_3<S: Sliders, B: Build>(pos: &mut Position) -> u64 {
         each_move::<S, B, Count, NoTable>(pos, 3, NoTable)
+    }
+    #[inline(always)]
+    fn stats_2<S: Sliders, B: Build>(pos: &Position) -> Stats<u64> {
+        perft_2_as::<S, B, Statistics, _>(pos, OneByOne(Stats::default()))
+    }
+    #[inline(always)]
+    fn stats_3<S: Sliders, B: Build>(pos: &mut Position) -> Stats<u64> {
+        each_move::<S, B, Statistics, NoTable>(pos, 3, NoTable)
     }
 }
 
@@ -186,6 +203,28 @@ impl<V: crate::lanes::Lane> LastPly for V {
         }
         lanes.finish(pos.castle_path_table())
     }
+    /// One board at a time: the lanes pay for the statistics only with batches shared by a
+    /// depth-3 node's grandchildren ([`LastPly::stats_3`]); a depth-2 node's own batches (a
+    /// count through a table looks up each depth-2 node) made them slower (docs/performance.md).
+    #[inline(always)]
+    fn stats_2<S: Sliders, B: Build>(pos: &Position) -> Stats<u64> {
+        OneBoard::stats_2::<S, B>(pos)
+    }
+    /// As [`LastPly::perft_3`]: the grandchildren of all of `pos`'s children share the lanes.
+    #[inline(always)]
+    fn stats_3<S: Sliders, B: Build>(pos: &mut Position) -> Stats<u64> {
+        let mut moves = MoveList::new();
+        movegen::generate::<S, MoveList, true>(pos, &mut moves);
+        // SAFETY: as above.
+        let mut lanes = unsafe { StatsLanes::<V>::of_side(pos.board(), pos.side_to_move()) };
+        for &mv in &moves {
+            let undo = pos.make(mv);
+            lanes.rebase::<S, B>(pos.board(), pos.castle_path_table());
+            perft_2_into::<S, B, Statistics, _>(pos, &mut lanes);
+            pos.unmake(mv, &undo);
+        }
+        Leaves::<Statistics>::finish::<S, B>(&mut lanes, pos.castle_path_table())
+    }
 }
 
 /// The total of the leaves `depth` plies below `pos` for the kind of count `L`, on this thread,
@@ -201,7 +240,7 @@ pub(crate) fn count_leaves<S: Sliders, L: Leaf>(
         // SAFETY (of what the copies' `Build` methods assume): a `Simd` of these kinds is only
         // made where the CPU runs them.
         #[cfg(target_arch = "x86_64")]
-        SimdKind::Avx512 if L::PLAIN && simd.lanes() => {
+        SimdKind::Avx512 if L::AVX512_LANES && simd.lanes() => {
             count_in::<S, v3::V3<crate::lanes::V512>, L>(pos, depth, table)
         }
         #[cfg(target_arch = "x86_64")]

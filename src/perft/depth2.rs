@@ -36,7 +36,7 @@ pub(crate) trait Leaves<L: Leaf> {
     /// Counts (now or later) the leaves below `board`.
     fn push<S: Sliders, B: Build>(&mut self, board: &Board, paths: &CastlePaths);
     /// Counts what is left; the total of every board pushed.
-    fn finish(&mut self, paths: &CastlePaths) -> L::Narrow;
+    fn finish<S: Sliders, B: Build>(&mut self, paths: &CastlePaths) -> L::Narrow;
     /// Counts (now or later) the leaves below the `times` moves of `pos` (a depth-2 node) that
     /// [`Leaves::inert`] let go unplayed. Called once per node, after its last `push`.
     fn push_unplayed<S: Sliders, B: Build>(&mut self, pos: &Position, times: u64);
@@ -55,7 +55,7 @@ impl<L: BoardLeaf> Leaves<L> for OneByOne<L::Narrow> {
         B::leaf::<S, L>(board, paths, &mut self.0);
     }
     #[inline(always)]
-    fn finish(&mut self, _: &CastlePaths) -> L::Narrow {
+    fn finish<S: Sliders, B: Build>(&mut self, _: &CastlePaths) -> L::Narrow {
         self.0
     }
     #[inline(always)]
@@ -75,7 +75,7 @@ impl<V: crate::lanes::Lane> Leaves<Count> for crate::lanes::Lanes<V> {
         crate::lanes::Lanes::push::<S>(self, board, paths);
     }
     #[inline(always)]
-    fn finish(&mut self, paths: &CastlePaths) -> u64 {
+    fn finish<S: Sliders, B: Build>(&mut self, paths: &CastlePaths) -> u64 {
         crate::lanes::Lanes::finish(self, paths)
     }
     #[inline(always)]
@@ -208,7 +208,7 @@ pub(crate) fn perft_2_as<S: Sliders, B: Build, L: Leaf, V: Leaves<L>>(
     mut leaves: V,
 ) -> L::Narrow {
     perft_2_into::<S, B, L, V>(pos, &mut leaves);
-    leaves.finish(pos.castle_path_table())
+    leaves.finish::<S, B>(pos.castle_path_table())
 }
 
 /// Every child board of `pos` handed to `leaves`, not finished: more may follow.
@@ -237,8 +237,8 @@ impl<L: Leaf, T: Leaves<L>> Leaves<L> for &mut T {
         (**self).push::<S, B>(board, paths);
     }
     #[inline(always)]
-    fn finish(&mut self, paths: &CastlePaths) -> L::Narrow {
-        (**self).finish(paths)
+    fn finish<S: Sliders, B: Build>(&mut self, paths: &CastlePaths) -> L::Narrow {
+        (**self).finish::<S, B>(paths)
     }
     #[inline(always)]
     fn push_unplayed<S: Sliders, B: Build>(&mut self, pos: &Position, times: u64) {

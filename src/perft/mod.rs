@@ -10,8 +10,8 @@ pub use tasks::{Cancelled, Follow, Watch};
 
 #[cfg(test)]
 pub(crate) use copies::Baseline;
-pub(crate) use copies::Build;
-pub(crate) use depth2::{OneByOne, perft_2_as};
+pub(crate) use copies::{Build, LastPly};
+pub(crate) use depth2::Leaves;
 pub(crate) use leaf::{BoardLeaf, Leaf};
 pub(crate) use tasks::{divide_leaves, total_leaves};
 

@@ -9,7 +9,7 @@ use super::classify::{
 use crate::attacks::{self, PawnDirs, Sliders};
 use crate::bitboard::Bitboard;
 use crate::movegen::{self, MAX_MOVES, PawnTargets, Sink};
-use crate::perft::{BoardLeaf, Build, Leaf, OneByOne, perft_2_as};
+use crate::perft::{BoardLeaf, Build, LastPly, Leaf};
 use crate::position::{Board, CastlePaths, Position};
 use crate::types::{Color, Move, MoveKind, PieceKind, Square};
 use crate::unchanged_replies::{Inert, SliderReach};
@@ -28,6 +28,7 @@ impl Leaf for Statistics {
     type Narrow = Stats<u64>;
     type Wide = Stats;
     const PLAIN: bool = false;
+    const AVX512_LANES: bool = true;
     const ROOT: Stats<u64> = Stats::ONE;
     fn of_move<S: Sliders>(pos: &Position, mv: Move) -> Stats<u64> {
         move_stats::<S>(pos, mv)
@@ -40,7 +41,11 @@ impl Leaf for Statistics {
     }
     #[inline(always)]
     fn two_plies<S: Sliders, B: Build>(pos: &mut Position) -> Stats<u64> {
-        perft_2_as::<S, B, Self, _>(pos, OneByOne(Stats::default()))
+        B::LastPly::stats_2::<S, B>(pos)
+    }
+    #[inline(always)]
+    fn three_plies<S: Sliders, B: Build>(pos: &mut Position) -> Stats<u64> {
+        B::LastPly::stats_3::<S, B>(pos)
     }
 }
 

@@ -23,11 +23,15 @@
 //! to be a superset of the checking moves.
 
 mod classify;
+#[cfg(target_arch = "x86_64")]
+mod lanes;
 mod leaf;
 mod record;
 
 pub use record::Stats;
 
+#[cfg(target_arch = "x86_64")]
+pub(crate) use lanes::StatsLanes;
 pub(crate) use leaf::Statistics;
 
 use crate::tt::compact::CompactStats;

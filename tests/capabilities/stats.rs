@@ -6,7 +6,7 @@
 use crate::common::{self, KIWIPETE, START, shakmaty_stats as theirs};
 
 use perft::attacks::magic::Prng;
-use perft::cpu::Simd;
+use perft::cpu::{Simd, SimdKind};
 use perft::movegen::legal_moves;
 use perft::perft::Perft;
 use perft::stats::{Stats, StatsTable};
@@ -125,18 +125,30 @@ fn published_values_with_threads_and_tables() {
 
 /// The statistics are compiled once per copy of the hot code: the baseline copy (what a CPU
 /// without the x86-64-v3 instructions runs) gives the published values too, as does the
-/// x86-64-v3 copy where this CPU runs it.
+/// x86-64-v3 copy where this CPU runs it, one board at a time and in AVX-512 lanes.
 #[test]
 fn published_values_in_every_copy_of_the_code() {
     check_published::<Magic>(1, None, Simd::NONE);
     check_published::<Magic>(2, Some(&StatsTable::new(1).unwrap()), Simd::NONE);
     crate::paths::ran(crate::paths::STATS_BASELINE);
-    if Simd::detect().kind() == perft::cpu::SimdKind::None {
+    if Simd::detect().kind() == SimdKind::None {
         eprintln!("skipped the x86-64-v3 copy: this CPU lacks its instructions");
         return;
     }
     check_published::<Magic>(1, None, Simd::one_board());
     crate::paths::ran(crate::paths::STATS_V3);
+    let Ok(lanes) = Simd::new(SimdKind::Avx512) else {
+        eprintln!("skipped the AVX-512 lanes: this CPU lacks their instructions");
+        return;
+    };
+    check_published::<Magic>(1, None, lanes);
+    check_published::<Magic>(2, Some(&StatsTable::new(1).unwrap()), lanes);
+    check_published::<Classical>(1, None, lanes);
+    #[cfg(target_arch = "x86_64")]
+    if perft::attacks::Pext::available() {
+        check_published::<perft::attacks::Pext>(1, None, lanes);
+    }
+    crate::paths::ran(crate::paths::STATS_AVX512);
 }
 
 #[test]
@@ -195,8 +207,9 @@ fn lenient(fen: &str, chess960: bool) -> Option<Chess> {
 }
 
 /// The statistics of `ours` at `depth`, equal to `want`, with every slider kind this CPU runs
-/// in every copy of the code (the baseline and the x86-64-v3 copy), on one thread and on two
-/// sharing a one-bucket table (where almost every probe meets another position's record).
+/// in every copy of the code (the baseline and the x86-64-v3 copy, and the AVX-512 lanes where
+/// the CPU has them), on one thread and on two sharing a one-bucket table (where almost every
+/// probe meets another position's record).
 fn stats_every_way(ours: &Position, depth: u32, want: &Stats) {
     fn with<S: Sliders>(ours: &Position, depth: u32, want: &Stats) {
         let one_bucket = StatsTable::new(0).unwrap();
@@ -204,6 +217,7 @@ fn stats_every_way(ours: &Position, depth: u32, want: &Stats) {
         if Simd::one_board() != Simd::NONE {
             copies.push(Simd::one_board());
         }
+        copies.extend(Simd::new(SimdKind::Avx512));
         for simd in copies {
             for (threads, table) in [(1, None), (2, Some(&one_bucket))] {
                 let got = Perft::stats()

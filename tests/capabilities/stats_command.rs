@@ -131,8 +131,8 @@ fn divide_rows_and_bad_combinations() {
 }
 
 /// `--simd` chooses the copy of the code the statistics run in, and the speed line names it:
-/// `none` the baseline copy; the others the x86-64-v3 copy, one board at a time (the statistics
-/// have no lanes). Each gives the Wiki's row.
+/// `none` the baseline copy; `avx2` the x86-64-v3 copy one board at a time (the statistics have
+/// no AVX2 lanes); `avx512` the AVX-512 lanes. Each gives the Wiki's row.
 #[test]
 fn simd_chooses_the_copy_statistics_run_in() {
     let mut choices = vec![("none", "simd none (baseline code)")];
@@ -140,6 +140,11 @@ fn simd_chooses_the_copy_statistics_run_in() {
         choices.push(("avx2", "simd x86-64-v3 code, one board at a time"));
     } else {
         eprintln!("skipped --simd avx2: this CPU lacks the x86-64-v3 instructions");
+    }
+    if Simd::new(perft::cpu::SimdKind::Avx512).is_ok() {
+        choices.push(("avx512", "simd avx512 (x86-64-v3 code, AVX-512 lanes)"));
+    } else {
+        eprintln!("skipped --simd avx512: this CPU lacks the AVX-512 lanes' instructions");
     }
     for (simd, named) in choices {
         let o = perft(&["--stats", "--depth", "3", "--fen", KIWIPETE, "--simd", simd]);
