@@ -11,6 +11,7 @@ pub use tasks::{Cancelled, Follow, Watch};
 #[cfg(test)]
 pub(crate) use copies::Baseline;
 pub(crate) use copies::{Build, LastPly};
+#[cfg(target_arch = "x86_64")]
 pub(crate) use depth2::Leaves;
 pub(crate) use leaf::{BoardLeaf, Leaf};
 pub(crate) use tasks::{divide_leaves, total_leaves};

@@ -47,6 +47,7 @@ impl Board {
     /// The board with these pieces (by kind, by colour), `side` to move, the castling rooks
     /// `castling` and no en-passant square: as a batch of the lanes holds a board, the king
     /// squares found from the pieces.
+    #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     pub(crate) fn from_sets(
         by_kind: [Bitboard; 6],
