@@ -108,14 +108,13 @@ impl<V: Lane> Lanes<V> {
     /// As [`Lanes::new`].
     #[inline(always)]
     pub(crate) unsafe fn of_side(board: &Board, side: Color) -> Lanes<V> {
+        let Mover {
+            side,
+            king,
+            knights,
+        } = Mover::of_side(board, side);
         // SAFETY: the caller's.
-        unsafe {
-            Lanes::new(
-                side,
-                board.king(side),
-                board.pieces(side, PieceKind::Knight),
-            )
-        }
+        unsafe { Lanes::new(side, king, knights) }
     }
 
     /// Adds `board`'s legal moves: now if it has an en-passant square or a castling path its
@@ -157,14 +156,12 @@ impl<V: Lane> Lanes<V> {
     /// stands where none stood in it (each knight square costs every batch a step).
     #[inline(always)]
     pub(crate) fn rebase(&mut self, board: &Board, paths: &CastlePaths) {
-        let side = self.mover.side;
-        let (king, knights) = (board.king(side), board.pieces(side, PieceKind::Knight));
-        if king != self.mover.king || (knights - self.mover.knights).any() {
+        let mut mover = self.mover;
+        if !mover.rebase(board) {
             if self.n > 0 {
                 self.flush(paths);
             }
-            self.mover.king = king;
-            self.mover.knights = knights;
+            self.mover = mover;
         }
     }
 
