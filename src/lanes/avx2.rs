@@ -2,7 +2,7 @@
 //! population counts by nibble lookups (`vpshufb`) summed once per half, a leading-zero count by
 //! a smear; the counter's copies compiled for x86-64-v3.
 
-use super::kernel::{Batch, BatchStats, CheckSets, Mover, batch_stats, count_batch};
+use super::kernel::{Batch, Mover, count_batch};
 use super::{LANES, Lane};
 use crate::position::CastlePaths;
 use std::arch::x86_64::*;
@@ -137,17 +137,6 @@ impl Lane for V256 {
         // SAFETY: the caller's.
         unsafe { count_each_avx2(batch, rooks, mover, paths) }
     }
-    unsafe fn stats(
-        batch: &Batch,
-        rooks: &[u64; LANES],
-        n: usize,
-        mover: Mover,
-        paths: &CastlePaths,
-        sets: &mut CheckSets,
-    ) -> BatchStats {
-        // SAFETY: the caller's.
-        unsafe { stats_avx2(batch, rooks, n, mover, paths, sets) }
-    }
     #[inline(always)]
     fn store(self, out: &mut [u64]) {
         assert!(out.len() >= 4);
@@ -205,30 +194,6 @@ crate::cpu::x86_64_v3! {
         count_batch::<V256, false>(batch, rooks, at, mover, paths).count
             .mul_low(V256::load(&times[at..]))
             .sum_first(n)
-    }
-}
-
-crate::cpu::x86_64_v3! {
-    /// The batch in two halves of four lanes.
-    #[inline(never)]
-    pub(super) fn stats_avx2(
-        batch: &Batch,
-        rooks: &[u64; LANES],
-        n: usize,
-        mover: Mover,
-        paths: &CastlePaths,
-        sets: &mut CheckSets,
-    ) -> BatchStats {
-        let mut s = batch_stats::<V256>(batch, rooks, 0, n.min(4), mover, paths, sets);
-        if n > 4 {
-            let t = batch_stats::<V256>(batch, rooks, 4, n - 4, mover, paths, sets);
-            s.moves += t.moves;
-            s.captures += t.captures;
-            s.castles += t.castles;
-            s.each |= t.each;
-            s.direct |= t.direct;
-        }
-        s
     }
 }
 

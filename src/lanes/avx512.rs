@@ -125,17 +125,6 @@ impl Lane for V512 {
         // SAFETY: the caller's.
         unsafe { count_each_avx512(batch, rooks, mover, paths) }
     }
-    unsafe fn stats(
-        batch: &Batch,
-        rooks: &[u64; LANES],
-        n: usize,
-        mover: Mover,
-        paths: &CastlePaths,
-        sets: &mut CheckSets,
-    ) -> BatchStats {
-        // SAFETY: the caller's.
-        unsafe { stats_avx512(batch, rooks, n, mover, paths, sets) }
-    }
     #[inline(always)]
     fn store(self, out: &mut [u64]) {
         assert!(out.len() >= 8);
@@ -172,9 +161,30 @@ crate::cpu::avx512_lanes! {
     }
 }
 
+impl V512 {
+    /// The statistics the lanes give of the first `n` boards of `batch` (see [`BatchStats`]),
+    /// the direct checks' destinations in `sets`. Only these lanes count statistics: in AVX2
+    /// lanes they were slower than one board at a time (docs/performance.md).
+    ///
+    /// # Safety
+    /// As [`Lane::count`].
+    #[inline(always)]
+    pub(crate) unsafe fn stats(
+        batch: &Batch,
+        rooks: &[u64; LANES],
+        n: usize,
+        mover: Mover,
+        paths: &CastlePaths,
+        sets: &mut CheckSets,
+    ) -> BatchStats {
+        // SAFETY: the caller's.
+        unsafe { stats_avx512(batch, rooks, n, mover, paths, sets) }
+    }
+}
+
 crate::cpu::avx512_lanes! {
     #[inline(never)]
-    pub(super) fn stats_avx512(
+    fn stats_avx512(
         batch: &Batch,
         rooks: &[u64; LANES],
         n: usize,

@@ -18,7 +18,7 @@
 
 use crate::position::CastlePaths;
 pub(crate) use kernel::{
-    BISHOP_LINES, Batch, BatchStats, CHECK_SETS, CheckSets, KNIGHT_CHECKS, Mover, PAWN_CHECKS,
+    BISHOP_LINES, Batch, CHECK_SETS, CheckSets, KNIGHT_CHECKS, Mover, PAWN_CHECKS,
     ROOK_LINES, SLIDER_CHECKS, one_board_only, slider_from,
 };
 use std::ops::{BitAnd, BitOr, BitXor, Not};
@@ -107,19 +107,6 @@ pub(crate) trait Lane:
         mover: Mover,
         paths: &CastlePaths,
     ) -> [u64; LANES];
-    /// The statistics the lanes give of the first `n` boards of `batch` (see
-    /// [`BatchStats`]), the direct checks' destinations in `sets`.
-    ///
-    /// # Safety
-    /// As [`Lane::count`].
-    unsafe fn stats(
-        batch: &Batch,
-        rooks: &[u64; LANES],
-        n: usize,
-        mover: Mover,
-        paths: &CastlePaths,
-        sets: &mut CheckSets,
-    ) -> BatchStats;
     /// The lanes, stored in the first words of `out`, one to a lane.
     fn store(self, out: &mut [u64]);
 }

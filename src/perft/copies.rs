@@ -14,6 +14,8 @@ use crate::cpu::Simd;
 #[cfg(target_arch = "x86_64")]
 use crate::cpu::SimdKind;
 #[cfg(target_arch = "x86_64")]
+use crate::lanes::{Lane, Lanes, V256, V512};
+#[cfg(target_arch = "x86_64")]
 use crate::movegen::{self, MoveList};
 use crate::position::{Board, CastlePaths, Position};
 #[cfg(target_arch = "x86_64")]
@@ -172,36 +174,49 @@ impl LastPly for OneBoard {
     }
 }
 
-/// In the lanes of `V`, whatever the number of pieces: with the batches shared by a depth-3
-/// node's grandchildren they are faster than one board at a time even in a five-piece ending,
-/// and no slower where a table's depth-2 nodes each fill their own (a ten-piece ending).
+/// The plain count in the lanes of `V`, whatever the number of pieces: with the batches shared
+/// by a depth-3 node's grandchildren they are faster than one board at a time even in a
+/// five-piece ending, and no slower where a table's depth-2 nodes each fill their own (a
+/// ten-piece ending).
 #[cfg(target_arch = "x86_64")]
-impl<V: crate::lanes::Lane> LastPly for V {
+#[inline(always)]
+fn lanes_perft_2<S: Sliders, B: Build, V: Lane>(pos: &Position) -> u64 {
+    // SAFETY: a copy counting in `V`'s lanes runs only where a `Simd` of their kind could be
+    // made: the CPU has their instructions.
+    let lanes = unsafe { Lanes::<V>::of_side(pos.board(), !pos.side_to_move()) };
+    perft_2_as::<S, B, Count, _>(pos, lanes)
+}
+
+/// As [`lanes_perft_2`], to depth 3: the grandchildren of all of `pos`'s children share the
+/// lanes. A batch is flushed when full, before boards whose side to move has its king elsewhere
+/// or a knight on a new square (after a king or knight move at `pos`), and at the end, so that
+/// the batches are full but for the last, instead of one part-filled batch for each child.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn lanes_perft_3<S: Sliders, B: Build, V: Lane>(pos: &mut Position) -> u64 {
+    let mut moves = MoveList::new();
+    movegen::generate::<S, MoveList, true>(pos, &mut moves);
+    // SAFETY: as above.
+    let mut lanes = unsafe { Lanes::<V>::of_side(pos.board(), pos.side_to_move()) };
+    for &mv in &moves {
+        let undo = pos.make(mv);
+        lanes.rebase(pos.board(), pos.castle_path_table());
+        perft_2_into::<S, B, Count, _>(pos, &mut lanes);
+        pos.unmake(mv, &undo);
+    }
+    lanes.finish(pos.castle_path_table())
+}
+
+/// The AVX-512 lanes: the plain count, and the statistics of a depth-3 node's grandchildren.
+#[cfg(target_arch = "x86_64")]
+impl LastPly for V512 {
     #[inline(always)]
     fn perft_2<S: Sliders, B: Build>(pos: &Position) -> u64 {
-        // SAFETY: a copy counting in `V`'s lanes runs only where a `Simd` of their kind could
-        // be made: the CPU has their instructions.
-        let lanes = unsafe { crate::lanes::Lanes::<V>::of_side(pos.board(), !pos.side_to_move()) };
-        perft_2_as::<S, B, Count, _>(pos, lanes)
+        lanes_perft_2::<S, B, V512>(pos)
     }
-    /// The grandchildren of all of `pos`'s children share the lanes: a batch is flushed when
-    /// full, before boards whose side to move has its king elsewhere or a knight on a new
-    /// square (after a king or knight move at `pos`), and at the end, so that the batches are
-    /// full but for the last, instead of one part-filled batch for each child.
     #[inline(always)]
     fn perft_3<S: Sliders, B: Build>(pos: &mut Position) -> u64 {
-        let mut moves = MoveList::new();
-        movegen::generate::<S, MoveList, true>(pos, &mut moves);
-        // SAFETY: as above.
-        let mut lanes =
-            unsafe { crate::lanes::Lanes::<V>::of_side(pos.board(), pos.side_to_move()) };
-        for &mv in &moves {
-            let undo = pos.make(mv);
-            lanes.rebase(pos.board(), pos.castle_path_table());
-            perft_2_into::<S, B, Count, _>(pos, &mut lanes);
-            pos.unmake(mv, &undo);
-        }
-        lanes.finish(pos.castle_path_table())
+        lanes_perft_3::<S, B, V512>(pos)
     }
     /// One board at a time: the lanes pay for the statistics only with batches shared by a
     /// depth-3 node's grandchildren ([`LastPly::stats_3`]); a depth-2 node's own batches (a
@@ -210,13 +225,13 @@ impl<V: crate::lanes::Lane> LastPly for V {
     fn stats_2<S: Sliders, B: Build>(pos: &Position) -> Stats<u64> {
         OneBoard::stats_2::<S, B>(pos)
     }
-    /// As [`LastPly::perft_3`]: the grandchildren of all of `pos`'s children share the lanes.
+    /// As [`lanes_perft_3`]: the grandchildren of all of `pos`'s children share the lanes.
     #[inline(always)]
     fn stats_3<S: Sliders, B: Build>(pos: &mut Position) -> Stats<u64> {
         let mut moves = MoveList::new();
         movegen::generate::<S, MoveList, true>(pos, &mut moves);
         // SAFETY: as above.
-        let mut lanes = unsafe { StatsLanes::<V>::of_side(pos.board(), pos.side_to_move()) };
+        let mut lanes = unsafe { StatsLanes::of_side(pos.board(), pos.side_to_move()) };
         for &mv in &moves {
             let undo = pos.make(mv);
             lanes.rebase::<S, B>(pos.board(), pos.castle_path_table());
@@ -224,6 +239,29 @@ impl<V: crate::lanes::Lane> LastPly for V {
             pos.unmake(mv, &undo);
         }
         Leaves::<Statistics>::finish::<S, B>(&mut lanes, pos.castle_path_table())
+    }
+}
+
+/// The AVX2 lanes: the plain count only. Statistics in AVX2 lanes were slower than one board at
+/// a time (docs/performance.md), so a statistics count with these lanes is never chosen
+/// ([`count_leaves`]); the statistics below count one board at a time, as they would.
+#[cfg(target_arch = "x86_64")]
+impl LastPly for V256 {
+    #[inline(always)]
+    fn perft_2<S: Sliders, B: Build>(pos: &Position) -> u64 {
+        lanes_perft_2::<S, B, V256>(pos)
+    }
+    #[inline(always)]
+    fn perft_3<S: Sliders, B: Build>(pos: &mut Position) -> u64 {
+        lanes_perft_3::<S, B, V256>(pos)
+    }
+    #[inline(always)]
+    fn stats_2<S: Sliders, B: Build>(pos: &Position) -> Stats<u64> {
+        OneBoard::stats_2::<S, B>(pos)
+    }
+    #[inline(always)]
+    fn stats_3<S: Sliders, B: Build>(pos: &mut Position) -> Stats<u64> {
+        OneBoard::stats_3::<S, B>(pos)
     }
 }
 
@@ -241,11 +279,11 @@ pub(crate) fn count_leaves<S: Sliders, L: Leaf>(
         // made where the CPU runs them.
         #[cfg(target_arch = "x86_64")]
         SimdKind::Avx512 if L::AVX512_LANES && simd.lanes() => {
-            count_in::<S, v3::V3<crate::lanes::V512>, L>(pos, depth, table)
+            count_in::<S, v3::V3<V512>, L>(pos, depth, table)
         }
         #[cfg(target_arch = "x86_64")]
         SimdKind::Avx2 if L::PLAIN && simd.lanes() => {
-            count_in::<S, v3::V3<crate::lanes::V256>, L>(pos, depth, table)
+            count_in::<S, v3::V3<V256>, L>(pos, depth, table)
         }
         #[cfg(target_arch = "x86_64")]
         SimdKind::Avx512 | SimdKind::Avx2 => count_in::<S, v3::V3<OneBoard>, L>(pos, depth, table),

@@ -11,18 +11,17 @@ use super::{Statistics, Stats};
 use crate::attacks::{self, Sliders};
 use crate::bitboard::Bitboard;
 use crate::lanes::{
-    BISHOP_LINES, Batch, CHECK_SETS, CheckSets, KNIGHT_CHECKS, LANES, Lane, Mover, PAWN_CHECKS,
-    ROOK_LINES, SLIDER_CHECKS, one_board_only, slider_from,
+    BISHOP_LINES, Batch, CHECK_SETS, CheckSets, KNIGHT_CHECKS, LANES, Mover, PAWN_CHECKS,
+    ROOK_LINES, SLIDER_CHECKS, V512, one_board_only, slider_from,
 };
 use crate::perft::{BoardLeaf, Build, Leaves};
 use crate::position::{Board, CastlePaths, Position};
 use crate::types::{Color, PieceKind, Square};
 use crate::unchanged_replies::Inert;
-use std::marker::PhantomData;
 
 /// Boards gathered into batches as the depth-2 pass hands them over, classified eight at a
-/// time in the lanes of `V` (see the module documentation).
-pub(crate) struct StatsLanes<V> {
+/// time in the AVX-512 lanes (see the module documentation).
+pub(crate) struct StatsLanes {
     batch: Batch,
     /// Each lane's castling rooks of the side to move.
     castling: [u64; LANES],
@@ -31,17 +30,16 @@ pub(crate) struct StatsLanes<V> {
     total: Stats<u64>,
     /// The direct checks' destinations of the last batch, where some lane had one.
     sets: CheckSets,
-    lanes: PhantomData<V>,
 }
 
-impl<V: Lane> StatsLanes<V> {
+impl StatsLanes {
     /// Lanes for boards with `side` to move, its king and knights where they stand on `board`
     /// (the depth-3 node whose grandchildren will be pushed).
     ///
     /// # Safety
-    /// The CPU must have `V`'s instructions.
+    /// The CPU must have the AVX-512 lanes' instructions ([`crate::cpu::has_avx512_lanes`]).
     #[inline(always)]
-    pub(crate) unsafe fn of_side(board: &Board, side: Color) -> StatsLanes<V> {
+    pub(crate) unsafe fn of_side(board: &Board, side: Color) -> StatsLanes {
         StatsLanes {
             batch: Batch::default(),
             castling: [0; LANES],
@@ -49,7 +47,6 @@ impl<V: Lane> StatsLanes<V> {
             mover: Mover::of_side(board, side),
             total: Stats::default(),
             sets: [[0; LANES]; CHECK_SETS],
-            lanes: PhantomData,
         }
     }
 
@@ -79,7 +76,7 @@ impl<V: Lane> StatsLanes<V> {
     fn flush<S: Sliders, B: Build>(&mut self, paths: &CastlePaths) {
         // SAFETY: `of_side`'s contract.
         let r = unsafe {
-            V::stats(
+            V512::stats(
                 &self.batch,
                 &self.castling,
                 self.n,
@@ -177,7 +174,7 @@ fn play_direct_checks<S: Sliders>(
     }
 }
 
-impl<V: Lane> Leaves<Statistics> for StatsLanes<V> {
+impl Leaves<Statistics> for StatsLanes {
     #[inline(always)]
     fn push<S: Sliders, B: Build>(&mut self, board: &Board, paths: &CastlePaths) {
         let rooks = board.castling_rooks_of(self.mover.side());
