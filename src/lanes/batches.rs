@@ -67,7 +67,7 @@ pub(crate) struct Lanes<V> {
     batch: Batch,
     /// Each lane's castling rooks of the side to move.
     castling: [u64; LANES],
-    /// How many times each lane's board counts.
+    /// How many times each lane's board counts: 1 but where [`Lanes::push_times`] wrote it.
     times: [u64; LANES],
     n: usize,
     mover: Mover,
@@ -121,13 +121,25 @@ impl<V: Lane> Lanes<V> {
     /// rook screens (the one-board counter), else when its batch is full or [`Lanes::finish`].
     #[inline(always)]
     pub(crate) fn push<S: Sliders>(&mut self, board: &Board, paths: &CastlePaths) {
-        self.push_times::<S>(board, paths, 1);
+        self.push_as::<S, false>(board, paths, 1);
     }
 
     /// Adds `board`'s legal moves `times` times over (as [`Lanes::push`]); `times` under 2^32,
     /// as the lanes multiply the low 32 bits (a board stands for at most one position's moves).
     #[inline(always)]
     pub(crate) fn push_times<S: Sliders>(
+        &mut self,
+        board: &Board,
+        paths: &CastlePaths,
+        times: u64,
+    ) {
+        self.push_as::<S, true>(board, paths, times);
+    }
+
+    /// [`Lanes::push_times`]; without `TIMES` the board counts once, and its lane's `times`
+    /// is left at the 1 that [`Lanes::flush`] puts back (one store less a board).
+    #[inline(always)]
+    fn push_as<S: Sliders, const TIMES: bool>(
         &mut self,
         board: &Board,
         paths: &CastlePaths,
@@ -144,7 +156,9 @@ impl<V: Lane> Lanes<V> {
         }
         self.batch.set(self.n, board);
         self.castling[self.n] = rooks.0;
-        self.times[self.n] = times;
+        if TIMES {
+            self.times[self.n] = times;
+        }
         self.n += 1;
         if self.n == LANES {
             self.flush(paths);
@@ -188,6 +202,7 @@ impl<V: Lane> Lanes<V> {
             )
         };
         self.n = 0;
+        self.times = [1; LANES];
     }
 }
 
