@@ -230,7 +230,8 @@ impl LastPly for V512 {
     fn stats_3<S: Sliders, B: Build>(pos: &mut Position) -> Stats<u64> {
         let mut moves = MoveList::new();
         movegen::generate::<S, MoveList, true>(pos, &mut moves);
-        // SAFETY: as above.
+        // SAFETY: a copy counting in the AVX-512 lanes runs only where a `Simd` of their kind
+        // could be made: the CPU has their instructions.
         let mut lanes = unsafe { StatsLanes::of_side(pos.board(), pos.side_to_move()) };
         for &mv in &moves {
             let undo = pos.make(mv);
