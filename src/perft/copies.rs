@@ -196,7 +196,7 @@ fn lanes_perft_2<S: Sliders, B: Build, V: Lane>(pos: &Position) -> u64 {
 fn lanes_perft_3<S: Sliders, B: Build, V: Lane>(pos: &mut Position) -> u64 {
     let mut moves = MoveList::new();
     movegen::generate::<S, MoveList, true>(pos, &mut moves);
-    // SAFETY: as above.
+    // SAFETY: as in `lanes_perft_2`: the CPU has `V`'s instructions.
     let mut lanes = unsafe { Lanes::<V>::of_side(pos.board(), pos.side_to_move()) };
     for &mv in &moves {
         let undo = pos.make(mv);
