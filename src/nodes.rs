@@ -79,6 +79,15 @@ impl Nodes {
             .fold(0.0, |acc, &w| acc * 18_446_744_073_709_551_616.0 + w as f64)
     }
 
+    /// Whether the count is one a perft can give: below 1104^64 < 2^647 (the most legal moves of
+    /// any position the parser accepts, to the deepest depth). A count read from a file that
+    /// is not is damaged or forged, and sums of such counts could pass what `Nodes` holds.
+    pub(crate) fn is_perft_sized(self) -> bool {
+        const PERFT_BITS: usize = 647;
+        self.0[PERFT_BITS / 64 + 1..].iter().all(|&w| w == 0)
+            && self.0[PERFT_BITS / 64] >> (PERFT_BITS % 64) == 0
+    }
+
     /// Whether the count is zero.
     pub fn is_zero(self) -> bool {
         self == Nodes::ZERO
@@ -393,6 +402,21 @@ mod tests {
         assert!(text.starts_with("7055079"), "{text}");
         assert_eq!(text.parse::<Nodes>(), Ok(p));
         assert!((p.to_f64() / 3f64.powi(400) - 1.0).abs() < 1e-12);
+    }
+
+    /// The bound on counts read from files: every perft's count (1104^64 the largest) is
+    /// within it, 2^647 and above is not.
+    #[test]
+    fn perft_sized_counts_end_below_2_to_the_647() {
+        let power = |base: u64, exp: u32| (0..exp).fold(Nodes::ONE, |p, _| p * base);
+        // 2^647 - 1: 647 one bits.
+        let all_ones = (0..647).fold(Nodes::ZERO, |n, _| n * 2 + Nodes::ONE);
+        assert!(Nodes::ZERO.is_perft_sized());
+        assert!(power(1104, 64).is_perft_sized());
+        assert!(all_ones.is_perft_sized());
+        assert!(!(all_ones + Nodes::ONE).is_perft_sized());
+        assert_eq!(all_ones + Nodes::ONE, power(2, 647));
+        assert!(!power(2, 767).is_perft_sized());
     }
 
     #[test]

@@ -328,6 +328,12 @@ pub fn read_results(shard: &Shard) -> Result<Results, ShardError> {
         else {
             return Err(bad("a field is not a number".to_string()));
         };
+        if !counts.iter().all(|c| c.is_perft_sized()) {
+            return Err(bad(
+                "a count larger than any perft gives (2^647 or more): a damaged results file"
+                    .to_string(),
+            ));
+        }
         if !ids.contains(&id) {
             return Err(bad(format!("job {id} is not in {}", shard.path.display())));
         }

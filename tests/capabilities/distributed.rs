@@ -437,6 +437,26 @@ fn bad_input_is_named_by_file_and_line() {
         "{err}"
     );
 
+    // A well-formed line whose count no perft can reach (2^768 - 1, the largest number a
+    // count's field parses to): named, not summed into the total.
+    let mut lines: Vec<String> = good.lines().map(String::from).collect();
+    let huge = {
+        let (text, _) = lines[2].rsplit_once(' ').unwrap();
+        let mut f: Vec<String> = text.split(' ').map(String::from).collect();
+        f[1] = LARGEST_COUNT_FIELD.to_string();
+        let text = f.join(" ");
+        let sum = checksum(&text);
+        format!("{text} {sum}")
+    };
+    lines[2] = huge;
+    std::fs::write(&results, lines.join("\n") + "\n").unwrap();
+    let (code, _, err) = merge(&a);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("shard-0000.results:3: a count larger than any perft gives"),
+        "{err}"
+    );
+
     // Results written under other rules.
     let chess960 = good.replacen("rules standard", "rules chess960", 1);
     std::fs::write(&results, chess960).unwrap();
@@ -488,6 +508,9 @@ fn bad_input_is_named_by_file_and_line() {
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o.stderr).contains("manifest.json: cannot read"));
 }
+
+/// 2^768 - 1, written out: the largest count a results line's field is read as.
+const LARGEST_COUNT_FIELD: &str = "1552518092300708935148979488462502555256886017116696611139052038026050952686376886330878408828646477950487730697131073206171580044114814391444287275041181139204454976020849905550265285631598444825262999193716468750892846853816057855";
 
 /// The results lines' checksum (FNV-1a 64 of the text, low 32 bits): written out here, from
 /// the file format, so the test does not take it from the code under test.
