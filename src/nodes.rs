@@ -82,6 +82,7 @@ impl Nodes {
     /// Whether the count is one a perft can give: below 1104^64 < 2^647 (the most legal moves of
     /// any position the parser accepts, to the deepest depth). A count read from a file that
     /// is not is damaged or forged, and sums of such counts could pass what `Nodes` holds.
+    #[cfg(any(feature = "cli", test))]
     pub(crate) fn is_perft_sized(self) -> bool {
         const PERFT_BITS: usize = 647;
         self.0[PERFT_BITS / 64 + 1..].iter().all(|&w| w == 0)
