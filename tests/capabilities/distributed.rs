@@ -419,15 +419,9 @@ fn bad_input_is_named_by_file_and_line() {
     let (code, out, err) = merge(&a);
     assert_eq!(code, Some(0), "{out}{err}");
     assert!(out.contains("perft 4 = 197281\n"), "{out}");
-    let other = {
-        let (text, _) = lines[2].rsplit_once(' ').unwrap();
-        let mut f: Vec<String> = text.split(' ').map(String::from).collect();
-        f[1] = (f[1].parse::<u64>().unwrap() + 1).to_string();
-        let text = f.join(" ");
-        // A valid checksum: the line is well formed, only its count disagrees.
-        let sum = checksum(&text);
-        format!("{text} {sum}")
-    };
+    let count: u64 = lines[2].split(' ').nth(1).unwrap().parse().unwrap();
+    // A valid checksum: the line is well formed, only its count disagrees.
+    let other = with_count(&lines[2], &(count + 1).to_string());
     lines.push(other);
     std::fs::write(&results, lines.join("\n") + "\n").unwrap();
     let (code, _, err) = merge(&a);
@@ -440,15 +434,7 @@ fn bad_input_is_named_by_file_and_line() {
     // A well-formed line whose count no perft can reach (2^768 - 1, the largest number a
     // count's field parses to): named, not summed into the total.
     let mut lines: Vec<String> = good.lines().map(String::from).collect();
-    let huge = {
-        let (text, _) = lines[2].rsplit_once(' ').unwrap();
-        let mut f: Vec<String> = text.split(' ').map(String::from).collect();
-        f[1] = LARGEST_COUNT_FIELD.to_string();
-        let text = f.join(" ");
-        let sum = checksum(&text);
-        format!("{text} {sum}")
-    };
-    lines[2] = huge;
+    lines[2] = with_count(&lines[2], LARGEST_COUNT_FIELD);
     std::fs::write(&results, lines.join("\n") + "\n").unwrap();
     let (code, _, err) = merge(&a);
     assert_eq!(code, Some(2), "{err}");
@@ -511,6 +497,17 @@ fn bad_input_is_named_by_file_and_line() {
 
 /// 2^768 - 1, written out: the largest count a results line's field is read as.
 const LARGEST_COUNT_FIELD: &str = "1552518092300708935148979488462502555256886017116696611139052038026050952686376886330878408828646477950487730697131073206171580044114814391444287275041181139204454976020849905550265285631598444825262999193716468750892846853816057855";
+
+/// A results line with its count field replaced by `count` and its checksum made anew, so
+/// that the line is well formed and only its count differs.
+fn with_count(line: &str, count: &str) -> String {
+    let (text, _) = line.rsplit_once(' ').unwrap();
+    let mut fields: Vec<&str> = text.split(' ').collect();
+    fields[1] = count;
+    let text = fields.join(" ");
+    let sum = checksum(&text);
+    format!("{text} {sum}")
+}
 
 /// The results lines' checksum (FNV-1a 64 of the text, low 32 bits): written out here, from
 /// the file format, so the test does not take it from the code under test.
