@@ -38,7 +38,8 @@
 //! part of the line it opens holds a square one of theirs that attacks along the line's kind
 //! can land on (a queen by either kind of move, a castling rook anywhere on its path, a pawn
 //! promoting where it pushes or captures to, their king's square included), or a piece of
-//! theirs in front of a slider of theirs of that kind (its move uncovers a check), or an
+//! theirs in front of a slider of theirs of that kind (its move uncovers a check), or a pawn
+//! of theirs about to promote (its new piece may land on the line behind it), or an
 //! en-passant capture is on the board; king moves always do. No other piece of theirs there
 //! gives check by moving, and no reply lands a slider on the square of a piece of theirs but a
 //! castle's.
@@ -307,14 +308,32 @@ impl Inert {
             let mut opened = Bitboard::EMPTY;
             if straight_checkers {
                 for f in straight & ours {
-                    if uncovers(k, f, occ, S::rook, rook_reach - no_landing, theirs, rq) {
+                    let uncovering = rq | promoting;
+                    if uncovers(
+                        k,
+                        f,
+                        occ,
+                        S::rook,
+                        rook_reach - no_landing,
+                        theirs,
+                        uncovering,
+                    ) {
                         opened |= Bitboard::from_square(f);
                     }
                 }
             }
             if diagonal_checkers {
                 for f in diagonal & ours {
-                    if uncovers(k, f, occ, S::bishop, bishop_reach - no_landing, theirs, bq) {
+                    let uncovering = bq | promoting;
+                    if uncovers(
+                        k,
+                        f,
+                        occ,
+                        S::bishop,
+                        bishop_reach - no_landing,
+                        theirs,
+                        uncovering,
+                    ) {
                         opened |= Bitboard::from_square(f);
                     }
                 }
@@ -337,8 +356,9 @@ impl Inert {
 /// piece of ours on it, once `f` has left the line (`along`: the attacks of the line's kind;
 /// `occ`: the occupancy): the part of the line `f` opens, as far as the next piece, holds a
 /// square of `landing` (where a piece of theirs that attacks along the line may land), or that
-/// next piece is theirs with one of `sliders` (theirs, of the line's kind) behind it, which
-/// its move would uncover.
+/// next piece is theirs and one of `uncovering`, or stands in front of one: their sliders of
+/// the line's kind, which its move would uncover, and their pawns about to promote, whose new
+/// piece may land on the line behind it (a push along a file, a capture along a diagonal).
 #[inline(always)]
 fn uncovers(
     k: Square,
@@ -347,7 +367,7 @@ fn uncovers(
     along: impl Fn(Square, Bitboard) -> Bitboard,
     landing: Bitboard,
     theirs: Bitboard,
-    sliders: Bitboard,
+    uncovering: Bitboard,
 ) -> bool {
     let line = attacks::line(k, f);
     let beyond = (along(f, occ) & line) - attacks::between(k, f) - Bitboard::from_square(k);
@@ -357,7 +377,7 @@ fn uncovers(
     match (beyond & theirs).single() {
         Some(x) => {
             let behind = (along(x, occ) & line) - attacks::between(k, x) - Bitboard::from_square(k);
-            (behind & sliders).any()
+            ((behind | Bitboard::from_square(x)) & uncovering).any()
         }
         None => false,
     }

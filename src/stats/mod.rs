@@ -122,6 +122,10 @@ mod tests {
             // The rook checks from h1 along the first rank, unless the knight has gone to f1
             // and blocks it: fewer checks under that move.
             ("7k/8/8/8/8/4N3/7r/4K3 w - - 0 1", true, true),
+            // The pawn promotes on f8 and the new queen or rook checks down the file once
+            // the knight has left it: the knight's moves must be played, where no reply to the
+            // board with no move made checks; the far pawn's may go unplayed.
+            ("8/5P2/p4n2/8/5k2/8/8/K7 b - - 0 1", false, false),
             // Chess960: castling short, their king leaves f8 and their rook lands there,
             // checking along the f-file once the knight has left it: the knight's moves must
             // be played, the pawn's may go unplayed.
