@@ -24,25 +24,22 @@
 //! count separately without need, never the other way round.
 //!
 //! Leaf statistics ask more of an inert move ([`Inert::for_statistics`]): each reply must also
-//! capture as it does with no move made, and give check only where it may with no move made.
-//! Whether a checking reply checks and mates then still depends on where our pieces stand (a
-//! piece that went may block the check, or no longer take the checker), so the statistics play
-//! the replies that may give check again after each unplayed move and count only their checks
-//! and mates; the rest of each move's leaves are the board with no move made's. A reply
-//! captures on a square it reaches that holds one of our pieces, so a move from or to a square
-//! one of their pieces attacks counts separately (their knights' squares added to the above;
-//! the rest are there already). A reply gives check along a line to our king as far as our
-//! first piece on it (a reply cannot take a piece of ours off that line without standing there
-//! itself): a move onto such a line only shortens it, and gives no reply a check it did not
-//! have, so it may go unplayed; a move of that first piece off it counts separately where the
-//! part of the line it opens holds a square one of theirs that attacks along the line's kind
-//! can land on (a queen by either kind of move, a castling rook anywhere on its path, a pawn
-//! promoting where it pushes or captures to, their king's square included), or a piece of
-//! theirs in front of a slider of theirs of that kind (its move uncovers a check), or a pawn
-//! of theirs about to promote (its new piece may land on the line behind it), or an
-//! en-passant capture is on the board; king moves always do. No other piece of theirs there
-//! gives check by moving, and no reply lands a slider on the square of a piece of theirs but a
-//! castle's.
+//! capture, and give check, exactly as it does with no move made. Whether a checking reply
+//! mates depends on all of our pieces, so the statistics leave moves unplayed only where no
+//! reply to the board with no move made can give check (no pawn of theirs about to promote,
+//! among other things); an inert move must then leave every reply without a check too. A
+//! reply captures on a square it reaches that holds one of our pieces, so a move from or to a
+//! square one of their pieces attacks counts separately (their knights' squares added to the
+//! above; the rest are there already). A reply gives check along a line to our king as far as
+//! our first piece on it (a reply cannot take a piece of ours off that line without standing
+//! there itself): a move onto such a line only shortens it, and takes away no check where
+//! there was none, so it may go unplayed; a move of that first piece off it counts separately
+//! where the part of the line it opens holds a square one of theirs that attacks along the
+//! line's kind can land on (a queen by either kind of move, a castling rook anywhere on its
+//! path, their king's square included), or a piece of theirs in front of a slider of theirs of
+//! that kind (its move uncovers a check), or an en-passant capture is on the board; king moves
+//! always do. No other piece of theirs there gives check by moving, and no reply lands a slider
+//! on the square of a piece of theirs but a castle's.
 
 use crate::attacks::{self, PawnDirs, Sliders};
 use crate::bitboard::Bitboard;
@@ -243,9 +240,9 @@ impl Inert {
 
     /// The moves of the side to move on `board` (not in check) inert for leaf statistics: those
     /// of [`Inert::of`] after which every reply also captures as it does with no move made, and
-    /// gives check only if it may with no move made (see the module documentation). Their
-    /// boards' leaves are then those of the board with no move made, but for the checks and
-    /// mates of the replies that may give check, which must be played after each move.
+    /// gives no check where none of the replies to the board with no move made does (see the
+    /// module documentation). Their boards' leaves are then those of the board with no move
+    /// made; where a reply to it gives check they may differ, and each must be played.
     /// `reach`: where the opponent's sliders reach on `board`.
     #[inline(always)]
     pub(crate) fn for_statistics<S: Sliders>(
@@ -272,26 +269,19 @@ impl Inert {
         // either kind of move; a castling rook anywhere on its path), or a piece of theirs
         // whose move may uncover a check there. En passant could take a pawn of ours off the
         // opened part as well: then every such move counts.
-        // A promotion lands a new slider of either kind on the last rank: where a pawn of
-        // theirs pushes or captures to.
-        let dirs = PawnDirs::of(them);
-        let promoting = board.pieces(them, PieceKind::Pawn) & dirs.promo_from;
-        let (straight_checkers, diagonal_checkers) =
-            (rq.any() || promoting.any(), bq.any() || promoting.any());
         let opened = if board.ep_square().is_some() {
             let mut lines = Bitboard::EMPTY;
-            if straight_checkers {
+            if rq.any() {
                 lines |= straight;
             }
-            if diagonal_checkers {
+            if bq.any() {
                 lines |= diagonal;
             }
             lines
         } else {
             let occ = board.occupied();
             let theirs = board.color(them);
-            let promotions = promoting.shift(dirs.up) | dirs.attacks(promoting);
-            let mut rook_reach = reach.straight | promotions;
+            let mut rook_reach = reach.straight;
             let rights = board.castling_rooks_of(them);
             for path in paths.of(them) {
                 if (rights & path.rook).any() {
@@ -304,35 +294,24 @@ impl Inert {
             // if it stands in front of a slider of theirs of the line's kind, which its move
             // would uncover ([`uncovers`]).
             let no_landing = theirs - Bitboard::from_square(board.king(them)) - rights;
-            let bishop_reach = reach.diagonal | promotions;
             let mut opened = Bitboard::EMPTY;
-            if straight_checkers {
+            if rq.any() {
                 for f in straight & ours {
-                    let uncovering = rq | promoting;
-                    if uncovers(
-                        k,
-                        f,
-                        occ,
-                        S::rook,
-                        rook_reach - no_landing,
-                        theirs,
-                        uncovering,
-                    ) {
+                    if uncovers(k, f, occ, S::rook, rook_reach - no_landing, theirs, rq) {
                         opened |= Bitboard::from_square(f);
                     }
                 }
             }
-            if diagonal_checkers {
+            if bq.any() {
                 for f in diagonal & ours {
-                    let uncovering = bq | promoting;
                     if uncovers(
                         k,
                         f,
                         occ,
                         S::bishop,
-                        bishop_reach - no_landing,
+                        reach.diagonal - no_landing,
                         theirs,
-                        uncovering,
+                        bq,
                     ) {
                         opened |= Bitboard::from_square(f);
                     }
@@ -341,9 +320,8 @@ impl Inert {
             opened
         };
         inert.from |= separate | opened;
-        // A move onto a line from our king need not count separately: it may take a check
-        // away, never give one, and the statistics play the checking replies again after
-        // each unplayed move ([`BoardLeaf::unplayed`](crate::perft::BoardLeaf::unplayed)).
+        // A move onto a line from our king need not count separately: where no reply checks,
+        // a piece blocking that line takes no check away.
         for t in &mut inert.to {
             *t |= separate;
         }
@@ -356,9 +334,8 @@ impl Inert {
 /// piece of ours on it, once `f` has left the line (`along`: the attacks of the line's kind;
 /// `occ`: the occupancy): the part of the line `f` opens, as far as the next piece, holds a
 /// square of `landing` (where a piece of theirs that attacks along the line may land), or that
-/// next piece is theirs and one of `uncovering`, or stands in front of one: their sliders of
-/// the line's kind, which its move would uncover, and their pawns about to promote, whose new
-/// piece may land on the line behind it (a push along a file, a capture along a diagonal).
+/// next piece is theirs with one of `sliders` (theirs, of the line's kind) behind it, which
+/// its move would uncover.
 #[inline(always)]
 fn uncovers(
     k: Square,
@@ -367,7 +344,7 @@ fn uncovers(
     along: impl Fn(Square, Bitboard) -> Bitboard,
     landing: Bitboard,
     theirs: Bitboard,
-    uncovering: Bitboard,
+    sliders: Bitboard,
 ) -> bool {
     let line = attacks::line(k, f);
     let beyond = (along(f, occ) & line) - attacks::between(k, f) - Bitboard::from_square(k);
@@ -377,7 +354,7 @@ fn uncovers(
     match (beyond & theirs).single() {
         Some(x) => {
             let behind = (along(x, occ) & line) - attacks::between(k, x) - Bitboard::from_square(k);
-            ((behind | Bitboard::from_square(x)) & uncovering).any()
+            (behind & sliders).any()
         }
         None => false,
     }

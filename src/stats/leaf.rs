@@ -6,7 +6,7 @@ use super::Stats;
 use super::classify::{
     CAPTURES_AT, CASTLES_AT, PROMOTIONS, Play, TALLY_FIELD, move_stats, play_and_record, tally,
 };
-use crate::attacks::{self, Sliders};
+use crate::attacks::{self, PawnDirs, Sliders};
 use crate::bitboard::Bitboard;
 use crate::movegen::{self, MAX_MOVES, PawnTargets, Sink};
 use crate::perft::{BoardLeaf, Build, LastPly, Leaf};
@@ -54,101 +54,137 @@ impl BoardLeaf for Statistics {
     fn on_board<S: Sliders>(board: &Board, paths: &CastlePaths, total: &mut Stats<u64>) {
         leaf_stats_on::<S>(board, paths, total)
     }
-    /// The moves inert for statistics: after each, every reply of the opponent is as legal,
-    /// captures as it does, and gives check only if it may with no move made.
+    /// The moves inert for statistics, where no reply to the board with no move made can
+    /// give check; else none, as the unplayed moves would then all be played again.
     #[inline(always)]
     fn inert<S: Sliders>(board: &Board, paths: &CastlePaths) -> Inert {
-        Inert::for_statistics::<S>(board, paths, &SliderReach::of::<S>(board))
+        match no_reply_checks::<S>(board) {
+            None => Inert::NONE,
+            Some(reach) => Inert::for_statistics::<S>(board, paths, &reach),
+        }
     }
-    /// Each unplayed move's leaves are those of the board with no move made, but for their
-    /// checks and mates: a piece that went may block a check, or take a checker or step
-    /// between it and the king where the king has no step. Where no reply to that board gives
-    /// check, they are its leaves, once per move; otherwise the replies that may give check
-    /// (the ones the statistics leaf plays) are played again after each unplayed move, and
-    /// only their checks and mates counted ([`Unplayed`]).
+    /// Where no reply to the board with no move made gives check, each unplayed move's leaves
+    /// are that board's; otherwise whether a checking reply mates may differ from one unplayed
+    /// move to another, and each is played and classified ([`Unplayed`]).
     #[inline(never)]
     fn unplayed<S: Sliders, B: Build>(pos: &Position, times: u64, total: &mut Stats<u64>) {
-        let (passed, paths) = (pos.board().passed(), pos.castle_path_table());
-        let mut leaves = Stats::default();
-        B::leaf::<S, Self>(&passed, paths, &mut leaves);
-        let checks = if leaves.checks() == 0 {
-            Stats::default()
+        let mut passed = Stats::default();
+        B::leaf::<S, Self>(&pos.board().passed(), pos.castle_path_table(), &mut passed);
+        if passed.checks() == 0 {
+            let (t, p) = (total.to_array(), passed.to_array());
+            *total = Stats::from_array(std::array::from_fn(|i| t[i] + p[i] * times));
         } else {
-            let mut replies = [const { MaybeUninit::uninit() }; MAX_MOVES];
-            let len = checking_replies::<S>(&passed, paths, &mut replies);
-            let mut replay = Unplayed::<S> {
+            let mut replay = Unplayed::<S, B> {
                 pos,
                 inert: Inert::for_statistics::<S>(
                     pos.board(),
-                    paths,
+                    pos.castle_path_table(),
                     &SliderReach::of::<S>(pos.board()),
                 ),
-                // SAFETY: `checking_replies` wrote the first `len`.
-                replies: unsafe { replies[..len].assume_init_ref() },
-                checks: Stats::default(),
-                sliders: PhantomData,
+                total,
+                build: PhantomData,
             };
             movegen::generate::<S, _, true>(pos, &mut replay);
-            replay.checks
-        };
-        let (t, l, c) = (total.to_array(), leaves.to_array(), checks.to_array());
-        *total = Stats::from_array(std::array::from_fn(|i| {
-            if i < CHECKS_FROM {
-                t[i] + l[i] * times
-            } else {
-                t[i] + c[i]
-            }
-        }));
-    }
-}
-
-/// Where the checks and mates begin in [`Stats::to_array`]: the fields before them (nodes,
-/// captures, en passant, castles, promotions) are the same after every unplayed move.
-const CHECKS_FROM: usize = 5;
-
-const _: () = assert!(matches!(
-    Stats::<u64>::FIELD_NAMES[CHECKS_FROM].as_bytes(),
-    b"direct_checks"
-));
-
-/// The generator's sink that plays, at a depth-2 node, the quiet moves its inert moves let go
-/// unplayed (the same moves: the same generator, the same rule), and after each the replies
-/// that may give check, counting only their checks and mates.
-struct Unplayed<'a, S> {
-    pos: &'a Position,
-    inert: Inert,
-    /// The replies to the board with no move made that may give check.
-    replies: &'a [Candidate],
-    checks: Stats<u64>,
-    sliders: PhantomData<S>,
-}
-
-impl<S: Sliders> Unplayed<'_, S> {
-    fn replay(&mut self, play: impl FnOnce(&Position, &mut Board)) {
-        let mut child = Board::BLANK;
-        play(self.pos, &mut child);
-        let paths = self.pos.castle_path_table();
-        for c in self.replies {
-            play_and_record::<S>(&child, paths, c.from, c.to, c.how, None, &mut self.checks);
         }
     }
 }
 
-impl<S: Sliders> Sink for Unplayed<'_, S> {
+/// Whether a reply of the opponent on `board` with no move made may give check: some piece of
+/// theirs reaches a square it would check from, or stands alone between one of their sliders
+/// and our king, or a pawn of theirs can promote, or a castling rook of theirs may land on a
+/// line to our king. A superset of the checking replies, cheaper than finding them: it
+/// answers `None` wherever a reply checks (a unit test holds it to that over thousands of
+/// positions), and may where none does, which costs time (every move is then played). Should
+/// it miss a check, that too costs time, never a count ([`BoardLeaf::unplayed`] looks at the
+/// replies themselves). `None` where one may; else where their sliders reach, found on
+/// the way (only once the cheaper tests have passed) and read again by
+/// [`Inert::for_statistics`].
+///
+/// Out of line: it runs once per depth-2 node, and inlined into the pass it made the
+/// statistics 2-4% slower (docs/performance.md).
+#[inline(never)]
+pub(super) fn no_reply_checks<S: Sliders>(board: &Board) -> Option<SliderReach> {
+    let us = board.side_to_move();
+    let them = !us;
+    let k = board.king(us);
+    let occupied = board.occupied();
+    let dirs = PawnDirs::of(them);
+    let pawns = board.pieces(them, PieceKind::Pawn);
+    if (pawns & dirs.promo_from).any() || (dirs.reach(pawns) & attacks::pawn(us, k)).any() {
+        return None;
+    }
+    let knight_checks = attacks::knight(k);
+    for n in board.pieces(them, PieceKind::Knight) {
+        if (attacks::knight(n) & knight_checks).any() {
+            return None;
+        }
+    }
+    if discoverers(board, them).any() {
+        return None;
+    }
+    let reach = SliderReach::of::<S>(board);
+    let (rq, bq) = board.sliders(them);
+    // The squares from which a slider checks along each kind of line.
+    let diagonal_checks = if bq.any() {
+        S::bishop(k, occupied)
+    } else {
+        Bitboard::EMPTY
+    };
+    let straight_checks = if rq.any() {
+        S::rook(k, occupied)
+    } else {
+        Bitboard::EMPTY
+    };
+    if ((reach.diagonal & diagonal_checks) | (reach.straight & straight_checks)).any() {
+        return None;
+    }
+    let rights = board.castling_rooks_of(them);
+    if rights.any() {
+        let back_rank = dirs.start_rank.shift(-dirs.up);
+        let lines = S::rook(
+            k,
+            occupied - rights - Bitboard::from_square(board.king(them)),
+        );
+        if (lines & back_rank).any() {
+            return None;
+        }
+    }
+    Some(reach)
+}
+
+/// The generator's sink that plays, at a depth-2 node, the quiet moves its inert moves let go
+/// unplayed (the same moves: the same generator, the same rule) and classifies each child
+/// board.
+struct Unplayed<'a, S, B> {
+    pos: &'a Position,
+    inert: Inert,
+    total: &'a mut Stats<u64>,
+    build: PhantomData<(S, B)>,
+}
+
+impl<S: Sliders, B: Build> Unplayed<'_, S, B> {
+    fn classify(&mut self, play: impl FnOnce(&Position, &mut Board)) {
+        let mut child = Board::BLANK;
+        play(self.pos, &mut child);
+        B::leaf::<S, Statistics>(&child, self.pos.castle_path_table(), self.total);
+    }
+}
+
+impl<S: Sliders, B: Build> Sink for Unplayed<'_, S, B> {
     fn piece_moves(&mut self, kind: PieceKind, from: Square, targets: Bitboard, enemies: Bitboard) {
         for to in self.inert.unplayed(kind, from, targets - enemies) {
-            self.replay(|pos, b| pos.play_piece_move_on(kind, from, to, false, b));
+            self.classify(|pos, b| pos.play_piece_move_on(kind, from, to, false, b));
         }
     }
     fn pawns(&mut self, t: &PawnTargets) {
         let (single, double) = self.inert.unplayed_pushes(t);
         for to in single {
             let from = to.offset(-t.up);
-            self.replay(|pos, b| pos.play_piece_move_on(PieceKind::Pawn, from, to, false, b));
+            self.classify(|pos, b| pos.play_piece_move_on(PieceKind::Pawn, from, to, false, b));
         }
         for to in double {
             let from = to.offset(-2 * t.up);
-            self.replay(|pos, b| pos.play_double_push_on(from, to, b));
+            self.classify(|pos, b| pos.play_double_push_on(from, to, b));
         }
     }
     /// En passant and castling are never left unplayed.
@@ -193,7 +229,7 @@ pub(crate) fn leaf_stats_on<S: Sliders>(
     if discoverers.any() {
         leaf_stats_discovering::<S>(board, paths, discoverers, total);
     } else {
-        leaf_stats_with::<S, false>(board, paths, Bitboard::EMPTY, total, play_candidate::<S>);
+        leaf_stats_with::<S, false>(board, paths, Bitboard::EMPTY, total);
     }
 }
 
@@ -205,56 +241,17 @@ fn leaf_stats_discovering<S: Sliders>(
     discoverers: Bitboard,
     total: &mut Stats<u64>,
 ) {
-    leaf_stats_with::<S, true>(board, paths, discoverers, total, play_candidate::<S>);
-}
-
-/// What the statistics leaf does with each move that may give check: plays it and counts its
-/// check and mate, if any, and its en passant or promotion.
-#[inline(always)]
-fn play_candidate<S: Sliders>(
-    board: &Board,
-    paths: &CastlePaths,
-    c: &Candidate,
-    check: Option<Check>,
-    total: &mut Stats<u64>,
-) {
-    play_and_record::<S>(board, paths, c.from, c.to, c.how, check, total);
-}
-
-/// The moves of `board` that the statistics leaf plays (those that may give check), written
-/// to the start of `out`; how many. Out of line: only the unplayed moves of a depth-2 node
-/// whose replies check need them.
-#[inline(never)]
-fn checking_replies<S: Sliders>(
-    board: &Board,
-    paths: &CastlePaths,
-    out: &mut [MaybeUninit<Candidate>; MAX_MOVES],
-) -> usize {
-    let mut len = 0;
-    let mut keep = |_: &Board, _: &CastlePaths, c: &Candidate, _, _: &mut Stats<u64>| {
-        out[len] = MaybeUninit::new(*c);
-        len += 1;
-    };
-    let mut ignored = Stats::default();
-    let discoverers = discoverers(board, board.side_to_move());
-    if discoverers.any() {
-        leaf_stats_with::<S, true>(board, paths, discoverers, &mut ignored, &mut keep);
-    } else {
-        leaf_stats_with::<S, false>(board, paths, discoverers, &mut ignored, &mut keep);
-    }
-    len
+    leaf_stats_with::<S, true>(board, paths, discoverers, total);
 }
 
 /// [`leaf_stats_on`], given the pieces of the side to move whose move uncovers a check
-/// (`discoverers`, empty unless `DISCOVERY`), each move that may give check handed to
-/// `candidate` with the kind of check the squares tell, if they do.
+/// (`discoverers`, empty unless `DISCOVERY`).
 #[inline(always)]
 fn leaf_stats_with<S: Sliders, const DISCOVERY: bool>(
     board: &Board,
     paths: &CastlePaths,
     discoverers: Bitboard,
     total: &mut Stats<u64>,
-    mut candidate: impl FnMut(&Board, &CastlePaths, &Candidate, Option<Check>, &mut Stats<u64>),
 ) {
     let us = board.side_to_move();
     let eksq = board.king(!us);
@@ -301,7 +298,7 @@ fn leaf_stats_with<S: Sliders, const DISCOVERY: bool>(
             },
             _ => None,
         };
-        candidate(board, paths, c, check, total);
+        play_and_record::<S>(board, paths, c.from, c.to, c.how, check, total);
     }
 }
 
