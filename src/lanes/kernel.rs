@@ -455,8 +455,22 @@ pub(crate) struct BatchStats {
     pub(crate) direct: u8,
 }
 
-/// Per set of [`CHECK_SETS`], per lane: the destinations of the moves that give direct check.
-pub(crate) type CheckSets = [[u64; LANES]; CHECK_SETS];
+/// The direct checks of a batch: per set of [`CHECK_SETS`], per lane, the destinations of the
+/// moves that give direct check; and per lane, which of the sets before [`ROOK_LINES`] hold
+/// one (bit `j` for set `j`), so that a lane's checking moves are found without a test, and a
+/// branch the CPU mispredicts, for each of its sets (most of them are empty).
+#[derive(Clone, Copy)]
+pub(crate) struct CheckSets {
+    pub(crate) sets: [[u64; LANES]; CHECK_SETS],
+    pub(crate) groups: [u64; LANES],
+}
+
+impl CheckSets {
+    pub(crate) const EMPTY: CheckSets = CheckSets {
+        sets: [[0; LANES]; CHECK_SETS],
+        groups: [0; LANES],
+    };
+}
 
 /// [`BatchStats`] of the first `n` boards in the lanes from `at` of `batch` (as
 /// [`count_batch`]), the lanes' bits numbered from `at`; the lanes' check sets stored in
@@ -488,9 +502,14 @@ pub(super) fn batch_stats<V: Lane>(
         checking |= u8::from(directs[i] != 0) << (at + i);
     }
     if checking != 0 {
-        for (out, set) in sets.iter_mut().zip(&c.checks) {
+        for (out, set) in sets.sets.iter_mut().zip(&c.checks) {
             set.store(&mut out[at..]);
         }
+        let mut groups = V::splat(0);
+        for (j, set) in c.checks[..ROOK_LINES].iter().enumerate() {
+            groups = groups.or_where(set.meets(*set), V::splat(1 << j));
+        }
+        groups.store(&mut sets.groups[at..]);
     }
     BatchStats {
         moves: c.count.less(skip).sum_first(n),

@@ -18,7 +18,7 @@
 
 use crate::position::CastlePaths;
 pub(crate) use kernel::{
-    BISHOP_LINES, Batch, CHECK_SETS, CheckSets, KNIGHT_CHECKS, Mover, PAWN_CHECKS,
+    BISHOP_LINES, Batch, CheckSets, KNIGHT_CHECKS, Mover, PAWN_CHECKS,
     ROOK_LINES, SLIDER_CHECKS, one_board_only, slider_from,
 };
 use std::ops::{BitAnd, BitOr, BitXor, Not};

@@ -11,8 +11,8 @@ use super::{Statistics, Stats};
 use crate::attacks::{self, Sliders};
 use crate::bitboard::Bitboard;
 use crate::lanes::{
-    BISHOP_LINES, Batch, CHECK_SETS, CheckSets, KNIGHT_CHECKS, LANES, Mover, PAWN_CHECKS,
-    ROOK_LINES, SLIDER_CHECKS, V512, one_board_only, slider_from,
+    BISHOP_LINES, Batch, CheckSets, KNIGHT_CHECKS, LANES, Mover, PAWN_CHECKS, ROOK_LINES,
+    SLIDER_CHECKS, V512, one_board_only, slider_from,
 };
 use crate::perft::{BoardLeaf, Build, Leaves};
 use crate::position::{Board, CastlePaths, Position};
@@ -46,7 +46,7 @@ impl StatsLanes {
             n: 0,
             mover: Mover::of_side(board, side),
             total: Stats::default(),
-            sets: [[0; LANES]; CHECK_SETS],
+            sets: CheckSets::EMPTY,
         }
     }
 
@@ -129,48 +129,56 @@ fn play_direct_checks<S: Sliders>(
         capture: enemies.contains(to),
     };
     let knights = board.pieces(us, PieceKind::Knight);
-    for to in Bitboard(sets[KNIGHT_CHECKS][lane]) {
-        for from in knights & attacks::knight(to) {
-            play(from, to, piece(PieceKind::Knight, to));
-        }
-    }
     let queens = board.pieces(us, PieceKind::Queen);
-    let rook_checks = Bitboard(sets[ROOK_LINES][lane]);
-    let bishop_checks = Bitboard(sets[BISHOP_LINES][lane]);
-    for dir in 0..8 {
-        for to in Bitboard(sets[SLIDER_CHECKS + dir][lane]) {
-            let from = slider_from(to, dir, occupied);
-            let kind = if queens.contains(from) {
-                PieceKind::Queen
-            } else if dir < 4 {
-                PieceKind::Rook
-            } else {
-                PieceKind::Bishop
-            };
-            // A rook's or bishop's move onto a square only a queen checks from.
-            let checks = match kind {
-                PieceKind::Rook => rook_checks,
-                PieceKind::Bishop => bishop_checks,
-                _ => rook_checks | bishop_checks,
-            };
-            if checks.contains(to) {
-                play(from, to, piece(kind, to));
-            }
-        }
-    }
+    let rook_checks = Bitboard(sets.sets[ROOK_LINES][lane]);
+    let bishop_checks = Bitboard(sets.sets[BISHOP_LINES][lane]);
     let white = us == Color::White;
     let (up, left, right): (i8, i8, i8) = if white { (8, 7, 9) } else { (-8, -9, -7) };
-    for to in Bitboard(sets[PAWN_CHECKS][lane]) {
-        play(to.offset(-up), to, piece(PieceKind::Pawn, to));
-    }
-    for to in Bitboard(sets[PAWN_CHECKS + 1][lane]) {
-        play(to.offset(-2 * up), to, Play::DoublePush);
-    }
-    for to in Bitboard(sets[PAWN_CHECKS + 2][lane]) {
-        play(to.offset(-left), to, piece(PieceKind::Pawn, to));
-    }
-    for to in Bitboard(sets[PAWN_CHECKS + 3][lane]) {
-        play(to.offset(-right), to, piece(PieceKind::Pawn, to));
+    // Only the sets that hold a checking move: the lanes marked them.
+    let mut groups = sets.groups[lane];
+    while groups != 0 {
+        let j = groups.trailing_zeros() as usize;
+        groups &= groups - 1;
+        let set = Bitboard(sets.sets[j][lane]);
+        if j == KNIGHT_CHECKS {
+            for to in set {
+                for from in knights & attacks::knight(to) {
+                    play(from, to, piece(PieceKind::Knight, to));
+                }
+            }
+        } else if j < PAWN_CHECKS {
+            let dir = j - SLIDER_CHECKS;
+            for to in set {
+                let from = slider_from(to, dir, occupied);
+                let kind = if queens.contains(from) {
+                    PieceKind::Queen
+                } else if dir < 4 {
+                    PieceKind::Rook
+                } else {
+                    PieceKind::Bishop
+                };
+                // A rook's or bishop's move onto a square only a queen checks from.
+                let checks = match kind {
+                    PieceKind::Rook => rook_checks,
+                    PieceKind::Bishop => bishop_checks,
+                    _ => rook_checks | bishop_checks,
+                };
+                if checks.contains(to) {
+                    play(from, to, piece(kind, to));
+                }
+            }
+        } else {
+            // Single pushes, double pushes, captures to the left and to the right.
+            let back = [up, 2 * up, left, right][j - PAWN_CHECKS];
+            for to in set {
+                let how = if j == PAWN_CHECKS + 1 {
+                    Play::DoublePush
+                } else {
+                    piece(PieceKind::Pawn, to)
+                };
+                play(to.offset(-back), to, how);
+            }
+        }
     }
 }
 
