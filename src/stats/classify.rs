@@ -36,8 +36,11 @@ pub(super) enum Play {
 /// The generator gives knights and sliders as if none were pinned (the sink's `TOTALS`) and
 /// takes back the pinned ones' impossible moves afterwards; such a move that leaves a line
 /// through the mover's king is tested on the child, and not recorded if that king is attacked.
+/// Without `PINS` that test is left out: for the boards the lanes classify, which have no
+/// pinned piece (there it ran the whole attack test on our king for every checking move of a
+/// piece on one of its lines).
 #[inline(never)]
-pub(super) fn play_and_record<S: Sliders>(
+pub(super) fn play_and_record<S: Sliders, const PINS: bool>(
     board: &Board,
     paths: &CastlePaths,
     from: Square,
@@ -50,10 +53,12 @@ pub(super) fn play_and_record<S: Sliders>(
     let dest = match how {
         Play::Piece { kind, capture } => {
             board.play_piece_move_on(kind, from, to, capture, &mut child);
-            if matches!(
-                kind,
-                PieceKind::Knight | PieceKind::Bishop | PieceKind::Rook | PieceKind::Queen
-            ) {
+            if PINS
+                && matches!(
+                    kind,
+                    PieceKind::Knight | PieceKind::Bishop | PieceKind::Rook | PieceKind::Queen
+                )
+            {
                 let ksq = board.king(board.side_to_move());
                 let line = attacks::line(ksq, from);
                 if line.any()

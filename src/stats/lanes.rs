@@ -122,7 +122,7 @@ fn play_direct_checks<S: Sliders>(
     let enemies = board.color(!us);
     let occupied = board.occupied();
     let mut play = |from: Square, to: Square, how: Play| {
-        play_and_record::<S>(board, paths, from, to, how, Some(Check::Direct), total);
+        play_and_record::<S, false>(board, paths, from, to, how, Some(Check::Direct), total);
     };
     let piece = |kind: PieceKind, to: Square| Play::Piece {
         kind,

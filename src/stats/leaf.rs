@@ -298,7 +298,7 @@ fn leaf_stats_with<S: Sliders, const DISCOVERY: bool>(
             },
             _ => None,
         };
-        play_and_record::<S>(board, paths, c.from, c.to, c.how, check, total);
+        play_and_record::<S, true>(board, paths, c.from, c.to, c.how, check, total);
     }
 }
 
