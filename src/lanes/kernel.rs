@@ -69,6 +69,9 @@ pub(super) struct Counted<V> {
     pub(super) checks: [V; CHECK_SETS],
     /// The castles among the moves ([`count_batch`] only; zero unless `STATS`).
     pub(super) castles: V,
+    /// Every square our sliders attack (`STATS`, right only in the lanes not left to the
+    /// one-board leaf, where none is pinned; zero without `STATS`), for their king's flights.
+    pub(super) slider_attacks: V,
 }
 
 /// Where each group's checking moves stand in [`Counted::checks`] and [`CheckSets`]: the
@@ -266,6 +269,7 @@ pub(super) fn count_lanes<V: Lane, const WHITE: bool, const DIAG: bool, const ST
         }
     }
 
+    let mut slider_attacks = V::splat(0);
     // Sliders: in each direction those not pinned or pinned along that direction's line.
     unroll8!(I => {
         let d = DIRS[I];
@@ -276,6 +280,7 @@ pub(super) fn count_lanes<V: Lane, const WHITE: bool, const DIAG: bool, const ST
             let legal = moves & targets;
             tally = legal.tally(tally);
             if STATS {
+                slider_attacks = slider_attacks | moves;
                 captures = (legal & enemy).tally(captures);
                 let on_check_lines = if I < 4 { straight_checks } else { diagonal_checks };
                 checks[SLIDER_CHECKS + I] = legal & on_check_lines;
@@ -332,6 +337,7 @@ pub(super) fn count_lanes<V: Lane, const WHITE: bool, const DIAG: bool, const ST
         fallback: fallback.nonzero(),
         checks,
         castles: V::splat(0),
+        slider_attacks,
     }
 }
 
@@ -459,16 +465,21 @@ pub(crate) struct BatchStats {
 /// moves that give direct check; and per lane, which of the sets before [`ROOK_LINES`] hold
 /// one (bit `j` for set `j`), so that a lane's checking moves are found without a test, and a
 /// branch the CPU mispredicts, for each of its sets (most of them are empty).
+/// Also per lane, their king's flights with no move made: the squares next to it with none of
+/// its pieces that no piece of ours attacks (right only in the lanes not left to the one-board
+/// leaf), from which a checking move's leaf is often known not to be mate without the move.
 #[derive(Clone, Copy)]
 pub(crate) struct CheckSets {
     pub(crate) sets: [[u64; LANES]; CHECK_SETS],
     pub(crate) groups: [u64; LANES],
+    pub(crate) flights: [u64; LANES],
 }
 
 impl CheckSets {
     pub(crate) const EMPTY: CheckSets = CheckSets {
         sets: [[0; LANES]; CHECK_SETS],
         groups: [0; LANES],
+        flights: [0; LANES],
     };
 }
 
@@ -510,6 +521,24 @@ pub(super) fn batch_stats<V: Lane>(
             groups = groups.or_where(set.meets(*set), V::splat(1 << j));
         }
         groups.store(&mut sets.groups[at..]);
+        // Their king's flights: only for batches with a direct check, from the sliders'
+        // attacks the kernel kept and the leapers' found here.
+        let white = mover.side == Color::White;
+        let (us, them) = if white { (0, 1) } else { (1, 0) };
+        let own = V::load(&batch.colors[us][at..]);
+        let enemy = V::load(&batch.colors[them][at..]);
+        let kinds = &batch.kinds;
+        let p = V::load(&kinds[PieceKind::Pawn.index()][at..]) & own;
+        let (up_l, up_r) = if white { (NW, NE) } else { (SW, SE) };
+        let our_att = c.slider_attacks
+            | step(p, up_l)
+            | step(p, up_r)
+            | knight_attacks(V::load(&kinds[PieceKind::Knight.index()][at..]) & own)
+            | V::splat(attacks::king(mover.king).0);
+        let e_king = V::load(&kinds[PieceKind::King.index()][at..]) & enemy;
+        king_attacks(e_king)
+            .less(enemy | our_att)
+            .store(&mut sets.flights[at..]);
     }
     BatchStats {
         moves: c.count.less(skip).sum_first(n),

@@ -193,7 +193,7 @@ impl<S: Sliders, B: Build> Sink for Unplayed<'_, S, B> {
 
 /// The pieces of `us` that stand alone between one of its sliders and the enemy king: moving
 /// one off that line uncovers a check.
-fn discoverers(board: &Board, us: Color) -> Bitboard {
+pub(super) fn discoverers(board: &Board, us: Color) -> Bitboard {
     let eksq = board.king(!us);
     let own = board.color(us);
     let occupied = board.occupied();
