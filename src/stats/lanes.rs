@@ -1,7 +1,7 @@
 //! The statistics' leaves in AVX-512 lanes: the grandchildren of a depth-3 node (a count
 //! without a table) gathered eight at a time; their moves, captures and castles counted in the
 //! lanes, with the moves that give a direct check; a checking move after which their king
-//! surely keeps a step is a check, the others are played one by one to tell a check from a
+//! surely has a step is a check, the others are played one by one to tell a check from a
 //! mate. The boards where a move may uncover a check, promote or castle with
 //! check, or with a pinned piece, go to the one-board leaf instead. In AVX2 lanes the
 //! statistics were slower than one board at a time, and stay there (docs/performance.md).
@@ -106,7 +106,7 @@ impl StatsLanes {
 }
 
 /// Counts each move of `board` (lane `lane` of `sets`) that gives a direct check: as a check
-/// where their king surely keeps a step ([`Steps::kept`]), else played to tell a check from
+/// where their king surely has a step ([`Steps::answered`]), else played to tell a check from
 /// a mate. A board the lanes classified, so no move of it uncovers a check, none
 /// promotes or castles with check, and no piece of it is pinned. A slider's move reached
 /// `to` from the first piece behind it along its direction, a knight's from any of our knights
@@ -191,8 +191,9 @@ fn play_direct_checks<S: Sliders>(
 }
 
 /// Counts the leaf of the move from `from` to `to` (`how`) of `board` that gives direct check:
-/// a check where their king surely keeps a step, else played to tell a check from a mate.
-/// Written out at each of [`play_direct_checks`]' places (as a closure the compiler called it).
+/// a check where their king surely has a step ([`Steps::answered`]), else played to tell a
+/// check from a mate. Written out at each of [`play_direct_checks`]' places (as a closure the
+/// compiler called it).
 #[inline(always)]
 fn count_direct_check<S: Sliders>(
     board: &Board,
@@ -207,7 +208,7 @@ fn count_direct_check<S: Sliders>(
         Play::Piece { kind, .. } => kind,
         _ => PieceKind::Pawn,
     };
-    if steps.kept::<S>(kind, from, to) {
+    if steps.answered::<S>(kind, from, to) {
         total.direct_checks += 1;
     } else {
         play_and_record::<S, false>(board, paths, from, to, how, Some(Check::Direct), total);
@@ -215,18 +216,24 @@ fn count_direct_check<S: Sliders>(
 }
 
 /// Their king's flights on a board the lanes classified (no piece of ours pinned, no move of
-/// ours uncovering a check), with no move made; and what tells which of them a checking move
-/// leaves ([`Steps::kept`]).
+/// ours uncovering a check), with no move made, and our pieces; from which [`Steps::answered`]
+/// tells, without the move, whether a checking move leaves their king a step.
 #[derive(Clone, Copy)]
 struct Steps {
     /// The squares next to their king with none of its pieces, that no piece of ours attacks.
     flights: Bitboard,
     us: Color,
+    /// Their king's square.
+    king: Square,
     /// The board's pieces less their king: lifted off the board, it cannot step back along
     /// the line of a check.
     without_king: Bitboard,
     straight: Bitboard,
     diagonal: Bitboard,
+    pawns: Bitboard,
+    knights: Bitboard,
+    /// Our king's square.
+    our_king: Square,
 }
 
 impl Steps {
@@ -235,41 +242,34 @@ impl Steps {
     fn of(board: &Board, flights: Bitboard) -> Steps {
         let us = board.side_to_move();
         let (straight, diagonal) = board.sliders(us);
+        let king = board.king(!us);
         Steps {
             flights,
             us,
-            without_king: board.occupied() - Bitboard::from_square(board.king(!us)),
+            king,
+            without_king: board.occupied() - Bitboard::from_square(king),
             straight,
             diagonal,
+            pawns: board.pieces(us, PieceKind::Pawn),
+            knights: board.pieces(us, PieceKind::Knight),
+            our_king: board.king(us),
         }
     }
 
-    /// Whether their king surely keeps a step after the move of our piece of `kind` from
-    /// `from` to `to` that gives direct check: one of the flights is not the checker's square,
-    /// no line through the square the piece left along which one of our sliders stands passes
-    /// it (such a line may open: every one is taken away, a superset), and the moved piece
-    /// does not attack it from its new square. Then the leaf is a check, not a mate, and the
-    /// move need not be played. The move takes away no other attack of ours that mattered: a
-    /// square it stops attacking was not a flight before.
+    /// Whether their king has a step after the move of our piece of `kind` from `from` to
+    /// `to` that gives direct check: onto a flight that the move leaves, or onto `to` itself,
+    /// taking the checker that none of our other pieces defends. Then the leaf is a check, not
+    /// a mate, and the move need not be played; where this says no, the king may still have a
+    /// step (onto a square only the moved piece attacked from `from`, say) and the move is
+    /// played. With their king lifted off the board (it cannot step back along the line of the
+    /// check) and the move made in the occupancy, a flight is left if it is not `to`, the
+    /// moved piece does not attack it from `to`, and no slider of ours attacks it through the
+    /// square the piece left: no other attack of ours can appear, as no piece of ours gave
+    /// check before the move and none but the moved one uncovers a check.
     #[inline(always)]
-    fn kept<S: Sliders>(&self, kind: PieceKind, from: Square, to: Square) -> bool {
-        if self.flights.is_empty() {
-            return false;
-        }
-        let mut left = self.flights - Bitboard::from_square(to);
-        let rook_lines = attacks::rook_empty(from);
-        if (rook_lines & self.straight).any() {
-            left = left - rook_lines;
-        }
-        let bishop_lines = attacks::bishop_empty(from);
-        if (bishop_lines & self.diagonal).any() {
-            left = left - bishop_lines;
-        }
-        if left.is_empty() {
-            return false;
-        }
-        let occupied =
-            (self.without_king - Bitboard::from_square(from)) | Bitboard::from_square(to);
+    fn answered<S: Sliders>(&self, kind: PieceKind, from: Square, to: Square) -> bool {
+        let gone = Bitboard::from_square(from);
+        let occupied = (self.without_king - gone) | Bitboard::from_square(to);
         let reach = match kind {
             PieceKind::Pawn => attacks::pawn(self.us, to),
             PieceKind::Knight => attacks::knight(to),
@@ -277,7 +277,31 @@ impl Steps {
             PieceKind::Rook => S::rook(to, occupied),
             _ => S::bishop(to, occupied) | S::rook(to, occupied),
         };
-        (left - reach).any()
+        // Our other sliders, along lines through the square the piece left.
+        let straight = self.straight - gone;
+        let diagonal = self.diagonal - gone;
+        let rook_lines = attacks::rook_empty(from);
+        let bishop_lines = attacks::bishop_empty(from);
+        let opened_straight = (rook_lines & straight).any();
+        let opened_diagonal = (bishop_lines & diagonal).any();
+        for f in self.flights - Bitboard::from_square(to) - reach {
+            let attacked = (opened_straight
+                && rook_lines.contains(f)
+                && (S::rook(f, occupied) & straight).any())
+                || (opened_diagonal
+                    && bishop_lines.contains(f)
+                    && (S::bishop(f, occupied) & diagonal).any());
+            if !attacked {
+                return true;
+            }
+        }
+        // The checker next to their king, taken if none of our other pieces defends it.
+        attacks::king(self.king).contains(to)
+            && (attacks::pawn(!self.us, to) & (self.pawns - gone)).is_empty()
+            && (attacks::knight(to) & (self.knights - gone)).is_empty()
+            && !attacks::king(self.our_king).contains(to)
+            && (S::rook(to, occupied) & straight).is_empty()
+            && (S::bishop(to, occupied) & diagonal).is_empty()
     }
 }
 
@@ -323,13 +347,13 @@ mod tests {
     use crate::types::{MoveKind, PieceKind};
     use crate::unchanged_replies::tests::depth_2_nodes;
 
-    /// Where [`Steps::kept`] says their king keeps a step after a direct check, it does: the
-    /// board after the move, made, has a king step onto a square no piece of ours attacks.
-    /// Over the boards the lanes classify (none of our pieces pinned, none uncovering a
+    /// Where [`Steps::answered`] says their king has a step after a direct check, it does: the
+    /// board after the move, made, has a king step onto a square no piece of ours attacks (the
+    /// checker's square among them). Over the boards the lanes classify (none of our pieces pinned, none uncovering a
     /// check), every direct check by a piece move or pawn move that is not a promotion.
     #[test]
     fn a_check_said_to_leave_a_step_leaves_one() {
-        let (mut kept, mut played) = (0, 0);
+        let (mut answered, mut taking, mut played) = (0, 0, 0);
         for pos in depth_2_nodes() {
             let board = pos.board();
             let us = board.side_to_move();
@@ -359,20 +383,32 @@ mod tests {
                 if child.checkers() != Bitboard::from_square(mv.to()) {
                     continue;
                 }
-                if !steps.kept::<Magic>(piece.kind, mv.from(), mv.to()) {
+                if !steps.answered::<Magic>(piece.kind, mv.from(), mv.to()) {
                     played += 1;
                     continue;
                 }
-                kept += 1;
+                answered += 1;
                 let lifted = child.occupied() - Bitboard::from_square(eksq);
-                let step = (attacks::king(eksq) - child.color(!us))
+                let steps_to: Vec<_> = (attacks::king(eksq) - child.color(!us))
                     .into_iter()
-                    .any(|sq| !child.is_attacked_by::<Magic>(sq, us, lifted));
-                assert!(step, "{} after {mv:?}: no step", pos.to_fen());
+                    .filter(|&sq| !child.is_attacked_by::<Magic>(sq, us, lifted))
+                    .collect();
+                assert!(
+                    !steps_to.is_empty(),
+                    "{} after {mv:?}: no step",
+                    pos.to_fen()
+                );
+                if steps_to == [mv.to()] {
+                    taking += 1;
+                }
             }
         }
-        // Both answers given, many times: the assertion was put to the test.
-        eprintln!("{kept} kept, {played} played");
-        assert!(kept > 1000 && played > 100, "{kept} kept, {played} played");
+        // Every answer given, many times, and the king's capture of the checker alone among
+        // them: the assertion was put to the test.
+        eprintln!("{answered} answered ({taking} by taking the checker alone), {played} played");
+        assert!(
+            answered > 1000 && taking > 100 && played > 100,
+            "{answered} answered ({taking} by taking the checker alone), {played} played"
+        );
     }
 }
