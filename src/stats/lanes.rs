@@ -349,8 +349,9 @@ mod tests {
 
     /// Where [`Steps::answered`] says their king has a step after a direct check, it does: the
     /// board after the move, made, has a king step onto a square no piece of ours attacks (the
-    /// checker's square among them). Over the boards the lanes classify (none of our pieces pinned, none uncovering a
-    /// check), every direct check by a piece move or pawn move that is not a promotion.
+    /// checker's square among them). Over the boards the lanes classify (none of our pieces
+    /// pinned, none uncovering a check), every direct check by a piece move or pawn move that
+    /// is not a promotion.
     #[test]
     fn a_check_said_to_leave_a_step_leaves_one() {
         let (mut answered, mut taking, mut played) = (0, 0, 0);
