@@ -155,17 +155,20 @@ impl Inert {
         let seen = occ - rights;
 
         let (rq, bq) = board.sliders(us);
-        let mut to = [Bitboard::EMPTY; 6];
+        // Gathered in locals, not in `to` itself: the array, indexed by kind later, lives in
+        // memory, and each square's additions would wait on the last one's store.
+        let (mut pawn, mut knight, mut king) = (Bitboard::EMPTY, Bitboard::EMPTY, Bitboard::EMPTY);
+        let (mut rook, mut bishop) = (Bitboard::EMPTY, Bitboard::EMPTY);
         let mut lines = Bitboard::EMPTY;
         for q in zone {
-            to[PieceKind::Pawn.index()] |= attacks::pawn(them, q);
-            to[PieceKind::Knight.index()] |= attacks::knight(q);
-            to[PieceKind::King.index()] |= attacks::king(q);
+            pawn |= attacks::pawn(them, q);
+            knight |= attacks::knight(q);
+            king |= attacks::king(q);
             // A line with two pieces between stays shut whatever one move does; from their
             // king's square three (one move can turn two pieces between into one: a pin).
             let most = if q == k { 2 } else { 1 };
             if rq.any() {
-                to[PieceKind::Rook.index()] |= S::rook(q, seen);
+                rook |= S::rook(q, seen);
                 for s in rq & attacks::rook_empty(q) {
                     let b = attacks::between(q, s);
                     if (b & seen).count() <= most {
@@ -174,7 +177,7 @@ impl Inert {
                 }
             }
             if bq.any() {
-                to[PieceKind::Bishop.index()] |= S::bishop(q, seen);
+                bishop |= S::bishop(q, seen);
                 for s in bq & attacks::bishop_empty(q) {
                     let b = attacks::between(q, s);
                     if (b & seen).count() <= most {
@@ -186,31 +189,34 @@ impl Inert {
         // A slider arriving behind one of their pieces pins it.
         if rq.any() {
             let first = S::rook(k, occ) & theirs;
-            to[PieceKind::Rook.index()] |= S::rook(k, occ - first);
+            rook |= S::rook(k, occ - first);
         }
         if bq.any() {
             let first = S::bishop(k, occ) & theirs;
-            to[PieceKind::Bishop.index()] |= S::bishop(k, occ - first);
+            bishop |= S::bishop(k, occ - first);
         }
-        to[PieceKind::Queen.index()] = to[PieceKind::Rook.index()] | to[PieceKind::Bishop.index()];
 
         // Our pieces already attacking one of those squares.
-        let attackers = (board.pieces(us, PieceKind::Pawn) & to[PieceKind::Pawn.index()])
-            | (board.pieces(us, PieceKind::Knight) & to[PieceKind::Knight.index()])
-            | (board.pieces(us, PieceKind::King) & to[PieceKind::King.index()])
-            | (rq & to[PieceKind::Rook.index()])
-            | (bq & to[PieceKind::Bishop.index()]);
+        let attackers = (board.pieces(us, PieceKind::Pawn) & pawn)
+            | (board.pieces(us, PieceKind::Knight) & knight)
+            | (board.pieces(us, PieceKind::King) & king)
+            | (rq & rook)
+            | (bq & bishop);
 
         // A double push next to one of their pawns gives them en passant; a push onto the
         // last rank promotes.
         let beside = ((pawns - Bitboard::FILE_A).shift(-1)) | ((pawns - Bitboard::FILE_H).shift(1));
         let our_dirs = PawnDirs::of(us);
-        to[PieceKind::Pawn.index()] |= (beside & our_dirs.double_landing()) | our_dirs.last_rank();
+        pawn |= (beside & our_dirs.double_landing()) | our_dirs.last_rank();
 
         let every = open | lines;
-        for t in &mut to {
-            *t |= every;
-        }
+        let mut to = [Bitboard::EMPTY; 6];
+        to[PieceKind::Pawn.index()] = pawn | every;
+        to[PieceKind::Knight.index()] = knight | every;
+        to[PieceKind::Bishop.index()] = bishop | every;
+        to[PieceKind::Rook.index()] = rook | every;
+        to[PieceKind::Queen.index()] = rook | bishop | every;
+        to[PieceKind::King.index()] = king | every;
         Inert {
             from: every | attackers,
             to,
