@@ -346,11 +346,7 @@ pub(super) fn count_lanes<V: Lane, const WHITE: bool, const DIAG: bool, const ST
 /// its rook screens (Chess960), which the lanes' castling test does not cover.
 #[inline(always)]
 pub(crate) fn one_board_only(board: &Board, rooks: Bitboard, paths: &CastlePaths) -> bool {
-    board.ep_square().is_some()
-        || (rooks.any() && {
-            let [a, b] = paths.of(board.side_to_move());
-            (a.rook_screens && (rooks & a.rook).any()) || (b.rook_screens && (rooks & b.rook).any())
-        })
+    board.ep_square().is_some() || (rooks & paths.screening_rooks(board.side_to_move())).any()
 }
 
 /// What the boards of a batch have in common: the side to move, its king's square, and every

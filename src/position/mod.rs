@@ -65,8 +65,10 @@ internal! {
     /// The castling paths of a game, one per castling right (White king-side, White other, Black
     /// king-side, Black other), fixed from parsing on: the king and rook never move while the
     /// right exists.
+    /// With them, per colour, the castling rooks whose paths they screen
+    /// ([`CastlePath::rook_screens`]; none in standard chess).
     #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
-    pub struct CastlePaths([[CastlePath; 2]; 2]);
+    pub struct CastlePaths([[CastlePath; 2]; 2], [Bitboard; 2]);
 }
 
 impl CastlePaths {
@@ -75,6 +77,13 @@ impl CastlePaths {
     #[inline(always)]
     pub fn of(&self, color: Color) -> &[CastlePath; 2] {
         &self.0[color.index()]
+    }
+
+    /// The squares of `color`'s castling rooks that screen their paths
+    /// ([`CastlePath::rook_screens`]), in one set: empty in standard chess.
+    #[inline(always)]
+    pub fn screening_rooks(&self, color: Color) -> Bitboard {
+        self.1[color.index()]
     }
 }
 
@@ -164,6 +173,9 @@ impl Position {
                     reach: Reach::of(king_path),
                     rook_screens,
                 };
+                if rook_screens {
+                    self.castle_paths.1[color.index()] |= Bitboard::from_square(rook);
+                }
             }
         }
     }
