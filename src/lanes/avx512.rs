@@ -80,6 +80,10 @@ impl Lane for V512 {
         t.add(self.popcnt())
     }
     #[inline(always)]
+    fn tally_where(self, m: __mmask8, t: V512) -> V512 {
+        t.add(self.popcnt_where(m))
+    }
+    #[inline(always)]
     fn tally_total(t: V512) -> V512 {
         t
     }
@@ -97,7 +101,7 @@ impl Lane for V512 {
     }
     /// `i64::MAX` shifted right by the leading zeros.
     #[inline(always)]
-    fn below_highest(self) -> V512 {
+    fn below_highest(self, _step: i32) -> V512 {
         unsafe {
             V512(_mm512_srlv_epi64(
                 _mm512_set1_epi64(i64::MAX),

@@ -155,7 +155,7 @@ pub(super) fn king_ray<V: Lane>(ray: V, occ: V, d: Dir) -> V {
         ray & (b ^ b.sub(V::splat(1)))
     } else {
         // The bits below the highest of b (none if b is empty), taken away.
-        ray.less(b.below_highest())
+        ray.less(b.below_highest(-d.shift))
     }
 }
 

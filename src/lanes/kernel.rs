@@ -238,15 +238,16 @@ pub(super) fn count_lanes<V: Lane, const WHITE: bool, const DIAG: bool, const ST
     let targets = mask.less(own);
 
     // King steps.
-    // Every count but the knights' added up in `tally`: at most 19 sets (king, eight slider
-    // directions, four pawn sets, six promotion sets).
+    // Every move counted in `tally`. In any one byte of a lane (a rank) it adds up at most
+    // 3 king steps, 2 moves of each knight, 8 moves in each slider direction and 8 moves of
+    // each of the two pawn sets, four times over on the last rank: 131 and 2 a knight, under
+    // the 255 of a byte with up to 62 knights, more than any board holds.
     let mut tally = V::tally_zero();
     let steps = V::splat(attacks::king(king).0).less(own | attacked | behind);
     tally = steps.tally(tally);
     if STATS {
         captures = (steps & enemy).tally(captures);
     }
-    let mut count = V::splat(0);
 
     // Knights: our knights stand on the same squares in every lane (a capture only takes one
     // away), so each one's squares come from the table, counted in the lanes where it stands
@@ -262,7 +263,7 @@ pub(super) fn count_lanes<V: Lane, const WHITE: bool, const DIAG: bool, const ST
     for sq in our_knights {
         let here = n.meets(V::splat(Bitboard::from_square(sq).0));
         let moves = V::splat(attacks::knight(sq).0) & targets;
-        count = count.add(moves.popcnt_where(here));
+        tally = moves.tally_where(here, tally);
         if STATS {
             knight_captures = knight_captures.add((moves & enemy).popcnt_where(here));
             checks[KNIGHT_CHECKS] = checks[KNIGHT_CHECKS].or_where(here, moves & knight_checks);
@@ -303,16 +304,24 @@ pub(super) fn count_lanes<V: Lane, const WHITE: bool, const DIAG: bool, const ST
     let pushers = p & (free | pin_lines[0]);
     let one = step(pushers, up) & empty;
     let two = step(one & V::splat(third), up) & empty;
-    let one = one & mask;
-    let two = two & mask;
-    tally = two.tally(one.tally(tally));
     // NE and SW lie on line 2, NW and SE on line 3.
     let (line_l, line_r) = if WHITE { (3, 2) } else { (2, 3) };
-    let take_l = step(p & (free | pin_lines[line_l]), up_l) & enemy & mask;
+    let take_l = step(p & (free | pin_lines[line_l]), up_l) & enemy;
     let take_r = step(p & (free | pin_lines[line_r]), up_r) & enemy & mask;
-    tally = take_r.tally(take_l.tally(tally));
+    // The pushes and the captures to the left counted as one set: a push lands on an empty
+    // square, a capture on an enemy piece, and a double push where no single push can (the
+    // square it passes is empty, so no pawn stands there).
+    let pushes_and_left = (one | two | take_l) & mask;
+    // A move onto the last rank (from the seventh, in some lane: rare) counts four.
     let seventh = if WHITE { last >> 8 } else { last << 8 };
+    if p.any_meets(V::splat(seventh)) {
+        tally = pushes_and_left.tally_promoting(last, tally);
+        tally = take_r.tally_promoting(last, tally);
+    } else {
+        tally = take_r.tally(pushes_and_left.tally(tally));
+    }
     if STATS {
+        let (one, two, take_l) = (one & mask, two & mask, take_l & mask);
         captures = take_r.tally(take_l.tally(captures));
         // The squares a pawn of ours checks their king from.
         let pawn_checks = step(e_king, e_pawn_l) | step(e_king, e_pawn_r);
@@ -322,14 +331,7 @@ pub(super) fn count_lanes<V: Lane, const WHITE: bool, const DIAG: bool, const ST
         checks[PAWN_CHECKS + 3] = take_r & pawn_checks;
         fallback = fallback | (p & V::splat(seventh)) | pinned;
     }
-    // Promotions (a pawn on the seventh rank in some lane: rare) count three more each.
-    if p.any_meets(V::splat(seventh)) {
-        let promoted = [(one | take_l) & V::splat(last), take_r & V::splat(last)];
-        for _ in 0..3 {
-            tally = promoted[1].tally(promoted[0].tally(tally));
-        }
-    }
-    let count = count.add(V::tally_total(tally));
+    let count = V::tally_total(tally);
     Counted {
         count,
         attacked,
@@ -422,16 +424,20 @@ pub(super) fn count_batch<V: Lane, const STATS: bool>(
         (true, false) => count_lanes::<V, true, false, STATS>(batch, at, king, knights),
         (false, false) => count_lanes::<V, false, false, STATS>(batch, at, king, knights),
     };
-    // Castling: the paths are the same in every lane (one game, one side to move).
+    // Castling: the paths are the same in every lane (one game, one side to move); nothing to
+    // do where no lane keeps a castling rook, as in most batches away from the opening.
     let rooks = V::load(&rooks[at..]);
-    let occ = V::load(&batch.colors[0][at..]) | V::load(&batch.colors[1][at..]);
     let mut castles = V::splat(0);
-    for path in paths.of(side) {
-        let has = (rooks & V::splat(path.rook.0)).nonzero();
-        let shut = (occ & V::splat(path.empty.0)) | (c.attacked & V::splat(path.king_path.0));
-        castles = castles.add(has.less(shut.nonzero()) & V::splat(1));
+    if rooks.any_meets(rooks) {
+        let occ = V::load(&batch.colors[0][at..]) | V::load(&batch.colors[1][at..]);
+        for path in paths.of(side) {
+            let has = (rooks & V::splat(path.rook.0)).nonzero();
+            let shut =
+                (occ & V::splat(path.empty.0)) | (c.attacked & V::splat(path.king_path.0));
+            castles = castles.add(has.less(shut.nonzero()) & V::splat(1));
+        }
+        c.count = c.count.add(castles);
     }
-    c.count = c.count.add(castles);
     if STATS {
         let them = usize::from(white);
         let e_king = V::load(&batch.kinds[PieceKind::King.index()][at..])

@@ -66,12 +66,22 @@ pub(crate) trait Lane:
         Self::any(self.meets(o))
     }
     /// Population counts added up as they come, read once at the end ([`Lane::tally_total`]);
-    /// at most 31 sets added (each has at most eight squares in a byte: no byte overflows).
+    /// at most 255 squares added up in any one byte of a lane (an AVX2 tally counts by bytes).
     type Tally: Copy;
     /// No sets added yet.
     fn tally_zero() -> Self::Tally;
     /// `t` with the population count of `self` added, lane by lane.
     fn tally(self, t: Self::Tally) -> Self::Tally;
+    /// `t` with the population count of `self` added in the lanes of `m`.
+    fn tally_where(self, m: Self::Mask, t: Self::Tally) -> Self::Tally;
+    /// `t` with the population count of `self` added, the squares of `rank` (one rank: one
+    /// byte of each lane) counted four times (a pawn's move onto the last rank is four
+    /// promotions).
+    #[inline(always)]
+    fn tally_promoting(self, rank: u64, t: Self::Tally) -> Self::Tally {
+        let r = self & Self::splat(rank);
+        r.tally(r.tally(r.tally(self.tally(t))))
+    }
     /// Each lane's sum.
     fn tally_total(t: Self::Tally) -> Self;
     /// `self | o` in the lanes of `m`, `self` in the others.
@@ -80,8 +90,9 @@ pub(crate) trait Lane:
     fn popcnt_where(self, m: Self::Mask) -> Self;
     /// `self` less `o`.
     fn less(self, o: Self) -> Self;
-    /// The bits below the highest of each lane (none in an empty lane).
-    fn below_highest(self) -> Self;
+    /// The bits below the highest of each lane (none in an empty lane), where each lane's bits
+    /// lie on one line, `step` squares apart: only the bits of that line need be right.
+    fn below_highest(self, step: i32) -> Self;
     /// The legal moves of the first `n` boards of `batch`, each taken `times` its lane's
     /// number, castling included, en passant left out (see [`count_batch`]).
     ///
