@@ -19,10 +19,17 @@ impl Lane for V256 {
     fn splat(x: u64) -> V256 {
         V256(unsafe { _mm256_set1_epi64x(x as i64) })
     }
+    const WIDTH: usize = 4;
     #[inline(always)]
     fn load(words: &[u64]) -> V256 {
         assert!(words.len() >= 4);
         V256(unsafe { _mm256_loadu_si256(words.as_ptr().cast()) })
+    }
+    #[inline(always)]
+    unsafe fn load_aligned(words: &[u64]) -> V256 {
+        assert!(words.len() >= 4);
+        // SAFETY: the caller's alignment; the length checked.
+        V256(unsafe { _mm256_load_si256(words.as_ptr().cast()) })
     }
     #[inline(always)]
     fn sum_first(self, n: usize) -> u64 {

@@ -17,10 +17,17 @@ impl Lane for V512 {
     fn splat(x: u64) -> V512 {
         V512(unsafe { _mm512_set1_epi64(x as i64) })
     }
+    const WIDTH: usize = 8;
     #[inline(always)]
     fn load(words: &[u64]) -> V512 {
         assert!(words.len() >= 8);
         V512(unsafe { _mm512_loadu_si512(words.as_ptr().cast()) })
+    }
+    #[inline(always)]
+    unsafe fn load_aligned(words: &[u64]) -> V512 {
+        assert!(words.len() >= 8);
+        // SAFETY: the caller's alignment; the length checked.
+        V512(unsafe { _mm512_load_si512(words.as_ptr().cast()) })
     }
     /// Added in registers: a store and a load of the lanes would cost a failed store-to-load
     /// forward.

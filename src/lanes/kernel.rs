@@ -41,6 +41,28 @@ impl Batch {
         )
     }
 
+    /// Lanes `at..` of the sets of piece kind `k` (by [`PieceKind::index`]), in one vector.
+    #[inline(always)]
+    pub(super) fn kind<V: Lane>(&self, k: usize, at: usize) -> V {
+        Batch::row(&self.kinds[k], at)
+    }
+
+    /// Lanes `at..` of the pieces of colour `c` (by [`Color::index`]), in one vector.
+    #[inline(always)]
+    pub(super) fn color<V: Lane>(&self, c: usize, at: usize) -> V {
+        Batch::row(&self.colors[c], at)
+    }
+
+    /// Lanes `at..` of `row`, a row of a batch.
+    #[inline(always)]
+    fn row<V: Lane>(row: &[u64; LANES], at: usize) -> V {
+        assert!(at.is_multiple_of(V::WIDTH));
+        // SAFETY: `row` is one of a batch's rows, 64 bytes each from the batch's 64-byte
+        // alignment, and `at` a multiple of the vector's lanes: its words start at a multiple
+        // of the vector's size.
+        unsafe { V::load_aligned(&row[at..]) }
+    }
+
     /// Puts `board`'s pieces in lane `lane`.
     #[inline(always)]
     pub(crate) fn set(&mut self, lane: usize, board: &Board) {
@@ -106,21 +128,20 @@ pub(super) fn count_lanes<V: Lane, const WHITE: bool, const DIAG: bool, const ST
 ) -> Counted<V> {
     let lines = &KING_LINES[king.index()];
     let (us, them) = if WHITE { (0, 1) } else { (1, 0) };
-    let own = V::load(&b.colors[us][at..]);
-    let enemy = V::load(&b.colors[them][at..]);
+    let own: V = b.color(us, at);
+    let enemy = b.color(them, at);
     let occ = own | enemy;
     let empty = !occ;
     // Loaded one by one, not by an array `map`: a closure does not take on the target
     // features of the function it is written in, and where the compiler leaves it out of
     // line, every vector operation in it becomes a call.
-    let k = &b.kinds;
-    let [pawns, knights, bishops, rooks, queens, kings] = [
-        V::load(&k[0][at..]),
-        V::load(&k[1][at..]),
-        V::load(&k[2][at..]),
-        V::load(&k[3][at..]),
-        V::load(&k[4][at..]),
-        V::load(&k[5][at..]),
+    let [pawns, knights, bishops, rooks, queens, kings]: [V; 6] = [
+        b.kind(0, at),
+        b.kind(1, at),
+        b.kind(2, at),
+        b.kind(3, at),
+        b.kind(4, at),
+        b.kind(5, at),
     ];
     let straight = (rooks | queens) & own;
     let diagonal = (bishops | queens) & own;
@@ -416,8 +437,7 @@ pub(super) fn count_batch<V: Lane, const STATS: bool>(
     } = mover;
     let white = side == Color::White;
     // Without a bishop or queen in any lane, no diagonal ray is needed.
-    let [_, _, bishops, _, queens, _] = &batch.kinds;
-    let diagonal = (V::load(&bishops[at..]) | V::load(&queens[at..])).nonzero();
+    let diagonal = (batch.kind::<V>(PieceKind::Bishop.index(), at) | batch.kind(PieceKind::Queen.index(), at)).nonzero();
     let mut c = match (white, diagonal.any_meets(diagonal)) {
         (true, true) => count_lanes::<V, true, true, STATS>(batch, at, king, knights),
         (false, true) => count_lanes::<V, false, true, STATS>(batch, at, king, knights),
@@ -429,7 +449,7 @@ pub(super) fn count_batch<V: Lane, const STATS: bool>(
     let rooks = V::load(&rooks[at..]);
     let mut castles = V::splat(0);
     if rooks.any_meets(rooks) {
-        let occ = V::load(&batch.colors[0][at..]) | V::load(&batch.colors[1][at..]);
+        let occ = batch.color::<V>(0, at) | batch.color(1, at);
         for path in paths.of(side) {
             let has = (rooks & V::splat(path.rook.0)).nonzero();
             let shut =
@@ -440,8 +460,8 @@ pub(super) fn count_batch<V: Lane, const STATS: bool>(
     }
     if STATS {
         let them = usize::from(white);
-        let e_king = V::load(&batch.kinds[PieceKind::King.index()][at..])
-            & V::load(&batch.colors[them][at..]);
+        let e_king = batch.kind::<V>(PieceKind::King.index(), at)
+            & batch.color(them, at);
         let back_rank = if white { 0xffu64 } else { 0xffu64 << 56 };
         let lines = back_rank | (FILE_A << 3) | (FILE_A << 5);
         c.fallback = c.fallback | (castles.nonzero() & (e_king & V::splat(lines)).nonzero());
@@ -527,17 +547,16 @@ pub(super) fn batch_stats<V: Lane>(
         // attacks the kernel kept and the leapers' found here.
         let white = mover.side == Color::White;
         let (us, them) = if white { (0, 1) } else { (1, 0) };
-        let own = V::load(&batch.colors[us][at..]);
-        let enemy = V::load(&batch.colors[them][at..]);
-        let kinds = &batch.kinds;
-        let p = V::load(&kinds[PieceKind::Pawn.index()][at..]) & own;
+        let own = batch.color::<V>(us, at);
+        let enemy = batch.color(them, at);
+        let p = batch.kind::<V>(PieceKind::Pawn.index(), at) & own;
         let (up_l, up_r) = if white { (NW, NE) } else { (SW, SE) };
         let our_att = c.slider_attacks
             | step(p, up_l)
             | step(p, up_r)
-            | knight_attacks(V::load(&kinds[PieceKind::Knight.index()][at..]) & own)
+            | knight_attacks(batch.kind::<V>(PieceKind::Knight.index(), at) & own)
             | V::splat(attacks::king(mover.king).0);
-        let e_king = V::load(&kinds[PieceKind::King.index()][at..]) & enemy;
+        let e_king = batch.kind::<V>(PieceKind::King.index(), at) & enemy;
         king_attacks(e_king)
             .less(enemy | our_att)
             .store(&mut sets.flights[at..]);

@@ -39,8 +39,16 @@ pub(crate) trait Lane:
     type Mask: Copy;
     /// `x` in every lane.
     fn splat(x: u64) -> Self;
+    /// The vector's lanes.
+    const WIDTH: usize;
     /// The first words of `words`, one to a lane.
     fn load(words: &[u64]) -> Self;
+    /// [`Lane::load`] of words aligned to the vector's size (where unaligned 32-byte loads
+    /// are compiled as two 16-byte halves, as in the x86-64-v3 copies, this is one load).
+    ///
+    /// # Safety
+    /// `words` must start at a multiple of the vector's size in bytes.
+    unsafe fn load_aligned(words: &[u64]) -> Self;
     /// The sum of the first `n` lanes (at most the vector's lanes).
     fn sum_first(self, n: usize) -> u64;
     /// Every lane shifted by `s` squares, up (towards h8) if positive (a constant once inlined,
