@@ -118,6 +118,11 @@ pub(super) struct KingLines {
     pub(super) rays: [u64; 8],
     /// Per direction, the square next to the king (none at the edge).
     pub(super) steps: [u64; 8],
+    /// Per direction, the squares from which a slider's ray in that direction could reach
+    /// the king's square, a square next to it or, with the king on the first or last rank,
+    /// that rank (where castling passes): the only squares whose being attacked the counter
+    /// reads (a pinning slider's ray also reaches a square next to the king, or the king).
+    pub(super) cones: [u64; 8],
 }
 
 /// The index in the attack tables' directions (`attacks::ray_walk`) of each of [`DIRS`].
@@ -129,6 +134,7 @@ pub(super) static KING_LINES: [KingLines; 64] = {
     let mut t = [KingLines {
         rays: [0; 8],
         steps: [0; 8],
+        cones: [0; 8],
     }; 64];
     let mut sq = 0;
     while sq < 64 {
@@ -137,6 +143,36 @@ pub(super) static KING_LINES: [KingLines; 64] = {
             let from = Square::new(sq as u8);
             t[sq].rays[d] = attacks::ray_walk(from, TABLE_DIR[d], Bitboard::EMPTY).0;
             t[sq].steps[d] = attacks::ray_walk(from, TABLE_DIR[d], Bitboard(!0)).0;
+            d += 1;
+        }
+        sq += 1;
+    }
+    // The cones, from the rays just made: a ray in direction `d` reaches a square of the
+    // zone exactly where a ray the opposite way from that square reaches it.
+    let mut sq = 0;
+    while sq < 64 {
+        let rank = 0xffu64 << (sq / 8 * 8);
+        let mut zone = 1u64 << sq;
+        let mut d = 0;
+        while d < 8 {
+            zone |= t[sq].steps[d];
+            d += 1;
+        }
+        if sq < 8 || sq >= 56 {
+            zone |= rank;
+        }
+        let mut d = 0;
+        while d < 8 {
+            let opposite = (d & 4) | ((d + 2) & 3);
+            let mut cone = 0;
+            let mut z = 0;
+            while z < 64 {
+                if zone & (1u64 << z) != 0 {
+                    cone |= t[z].rays[opposite];
+                }
+                z += 1;
+            }
+            t[sq].cones[d] = cone;
             d += 1;
         }
         sq += 1;

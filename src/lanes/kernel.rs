@@ -2,6 +2,8 @@
 //! by side, the legal moves of every lane counted set-wise, castling added from the attacks the
 //! lanes computed.
 
+#[cfg(doc)]
+use super::geometry::KingLines;
 use super::geometry::{
     DIRS, FILE_A, FILE_H, KING_LINES, N, NE, NW, Open, S, SE, SW, east, king_attacks, king_ray,
     knight_attacks, line_of, open, ray, step,
@@ -81,6 +83,8 @@ impl Batch {
 #[derive(Clone, Copy)]
 pub(super) struct Counted<V> {
     pub(super) count: V,
+    /// Right only on our king's zone, its square, its neighbours and (on the first or last
+    /// rank) that rank, which holds its castling paths ([`KingLines::cones`]).
     pub(super) attacked: V,
     pub(super) captures: V,
     /// All ones in the lanes left to the one-board leaf: where a move may uncover a check,
@@ -167,7 +171,12 @@ pub(super) fn count_lanes<V: Lane, const WHITE: bool, const DIAG: bool, const ST
         } else if DIAG || I < 4 {
             let o = open(empty, d);
             opens[I] = o;
-            e_att[I] = ray(e, &o, d);
+            // Only the attacks on our king's zone are read ([`KingLines::cones`]): in most
+            // batches with the king on its back rank, no lane has an enemy slider from which
+            // the rays going up or along that rank could reach it.
+            if V::splat(lines.cones[I]).any_meets(e) {
+                e_att[I] = ray(e, &o, d);
+            }
         }
         attacked = attacked | e_att[I];
     });
