@@ -446,7 +446,8 @@ pub(super) fn count_batch<V: Lane, const STATS: bool>(
     } = mover;
     let white = side == Color::White;
     // Without a bishop or queen in any lane, no diagonal ray is needed.
-    let diagonal = (batch.kind::<V>(PieceKind::Bishop.index(), at) | batch.kind(PieceKind::Queen.index(), at)).nonzero();
+    let bishops = batch.kind::<V>(PieceKind::Bishop.index(), at);
+    let diagonal = (bishops | batch.kind(PieceKind::Queen.index(), at)).nonzero();
     let mut c = match (white, diagonal.any_meets(diagonal)) {
         (true, true) => count_lanes::<V, true, true, STATS>(batch, at, king, knights),
         (false, true) => count_lanes::<V, false, true, STATS>(batch, at, king, knights),
@@ -469,8 +470,7 @@ pub(super) fn count_batch<V: Lane, const STATS: bool>(
     }
     if STATS {
         let them = usize::from(white);
-        let e_king = batch.kind::<V>(PieceKind::King.index(), at)
-            & batch.color(them, at);
+        let e_king = batch.kind::<V>(PieceKind::King.index(), at) & batch.color(them, at);
         let back_rank = if white { 0xffu64 } else { 0xffu64 << 56 };
         let lines = back_rank | (FILE_A << 3) | (FILE_A << 5);
         c.fallback = c.fallback | (castles.nonzero() & (e_king & V::splat(lines)).nonzero());
