@@ -163,12 +163,11 @@ pub(super) static KING_LINES: [KingLines; 64] = {
         }
         let mut d = 0;
         while d < 8 {
-            let opposite = (d & 4) | ((d + 2) & 3);
             let mut cone = 0;
             let mut z = 0;
             while z < 64 {
                 if zone & (1u64 << z) != 0 {
-                    cone |= t[z].rays[opposite];
+                    cone |= t[z].rays[opposite(d)];
                 }
                 z += 1;
             }
@@ -193,6 +192,13 @@ pub(super) fn king_ray<V: Lane>(ray: V, occ: V, d: Dir) -> V {
         // The bits below the highest of b (none if b is empty), taken away.
         ray.less(b.below_highest(-d.shift))
     }
+}
+
+/// The direction of [`DIRS`] opposite direction `i`: two places on in its half.
+#[inline(always)]
+pub(super) const fn opposite(i: usize) -> usize {
+    // N E S W NE SE SW NW -> S W N E SW NW NE SE
+    (i & 4) | ((i + 2) & 3)
 }
 
 /// The line (0 file, 1 rank, 2 one diagonal, 3 the other) of direction `i` of [`DIRS`].

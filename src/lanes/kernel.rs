@@ -6,7 +6,7 @@
 use super::geometry::KingLines;
 use super::geometry::{
     DIRS, FILE_A, FILE_H, KING_LINES, N, NE, NW, Open, S, SE, SW, east, king_attacks, king_ray,
-    knight_attacks, line_of, open, ray, step,
+    knight_attacks, line_of, open, opposite, ray, step,
 };
 use super::{LANES, Lane};
 use crate::attacks;
@@ -234,7 +234,7 @@ pub(super) fn count_lanes<V: Lane, const WHITE: bool, const DIAG: bool, const ST
             // Each line only where some lane has an enemy slider of its kind on it.
             if (DIAG || I < 4) && V::splat(lines.rays[I]).any_meets(e) {
                 let k_ray = king_ray(V::splat(lines.rays[I]), occ, DIRS[I]);
-                let opposite = (I & 4) | ((I + 2) & 3);
+                let opposite = opposite(I);
                 let checking = k_ray.meets(e);
                 checkers = checkers | (k_ray & e);
                 block = block.or_where(checking, k_ray);
@@ -317,7 +317,7 @@ pub(super) fn count_lanes<V: Lane, const WHITE: bool, const DIAG: bool, const ST
                 checks[SLIDER_CHECKS + I] = legal & on_check_lines;
                 // A piece of ours first from their king on the line this ray comes along
                 // (the opposite direction from their king): moving it off may uncover a check.
-                let opposite = (I & 4) | ((I + 2) & 3);
+                let opposite = opposite(I);
                 fallback = fallback | (moves & own & from_e_king[opposite]);
             }
         }
@@ -583,7 +583,7 @@ pub(super) fn batch_stats<V: Lane>(
 /// whose pieces are `occupied` (the move not made): the first piece from `to` the other way.
 #[inline(always)]
 pub(crate) fn slider_from(to: Square, dir: usize, occupied: Bitboard) -> Square {
-    let back = (dir & 4) | ((dir + 2) & 3);
+    let back = opposite(dir);
     let behind = Bitboard(KING_LINES[to.index()].rays[back]) & occupied;
     if DIRS[back].shift > 0 {
         behind.lsb()
