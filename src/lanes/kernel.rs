@@ -88,7 +88,7 @@ pub(super) struct Counted<V> {
     pub(super) attacked: V,
     pub(super) captures: V,
     /// All ones in the lanes left to the one-board leaf: where a move may uncover a check,
-    /// promote, or castle with check, or a piece is pinned.
+    /// promote, or castle with check, or a slider is pinned.
     pub(super) fallback: V,
     /// The destinations of the moves that give a direct check, by group (see
     /// [`KNIGHT_CHECKS`]), and the squares a rook and a bishop check from.
@@ -96,7 +96,8 @@ pub(super) struct Counted<V> {
     /// The castles among the moves ([`count_batch`] only; zero unless `STATS`).
     pub(super) castles: V,
     /// Every square our sliders attack (`STATS`, right only in the lanes not left to the
-    /// one-board leaf, where none is pinned; zero without `STATS`), for their king's flights.
+    /// one-board leaf, where no slider is pinned; zero without `STATS`), for their king's
+    /// flights.
     pub(super) slider_attacks: V,
 }
 
@@ -121,8 +122,10 @@ pub(crate) const CHECK_SETS: usize = 15;
 /// (the lines from that king filled set-wise), the direct checks; and the lanes left to the
 /// one-board leaf: with a piece of ours first on a line from their king and one of our sliders
 /// of that line behind it (a discovered check), a pawn of ours that may promote, or a pinned
-/// piece (whose slider rays are cut short here, so that a discovered check behind one could be
-/// missed).
+/// slider (whose rays are cut short here, so that a discovered check behind one could be
+/// missed, and their king's flights taken for more than they are). A board whose only pinned
+/// pieces are knights and pawns stays in its lane: their moves are counted as they are, and
+/// they attack all they did.
 #[inline(always)]
 pub(super) fn count_lanes<V: Lane, const WHITE: bool, const DIAG: bool, const STATS: bool>(
     b: &Batch,
@@ -359,7 +362,10 @@ pub(super) fn count_lanes<V: Lane, const WHITE: bool, const DIAG: bool, const ST
         checks[PAWN_CHECKS + 1] = two & pawn_checks;
         checks[PAWN_CHECKS + 2] = take_l & pawn_checks;
         checks[PAWN_CHECKS + 3] = take_r & pawn_checks;
-        fallback = fallback | (p & V::splat(seventh)) | pinned;
+        // A pinned slider's rays are cut short here, so that a check it gives through a piece
+        // moving off its line could be missed: such a board is left to the one-board leaf (a
+        // pinned knight or pawn attacks all it did, and the flights count it).
+        fallback = fallback | (p & V::splat(seventh)) | (pinned & (straight | diagonal));
     }
     let count = V::tally_total(tally);
     Counted {

@@ -2,9 +2,9 @@
 //! without a table) gathered eight at a time; their moves, captures and castles counted in the
 //! lanes, with the moves that give a direct check; a checking move after which their king
 //! surely has a step is a check, the others are played one by one to tell a check from a
-//! mate. The boards where a move may uncover a check, promote or castle with
-//! check, or with a pinned piece, go to the one-board leaf instead. In AVX2 lanes the
-//! statistics were slower than one board at a time, and stay there (docs/performance.md).
+//! mate. The boards where a move may uncover a check, promote or castle with check, or with a
+//! pinned slider, go to the one-board leaf instead. In AVX2 lanes the statistics were slower
+//! than one board at a time, and stay there (docs/performance.md).
 
 use super::classify::{Play, play_and_record};
 use super::leaf::Check;
@@ -107,11 +107,11 @@ impl StatsLanes {
 
 /// Counts each move of `board` (lane `lane` of `sets`) that gives a direct check: as a check
 /// where their king surely has a step ([`Steps::answered`]), else played to tell a check from
-/// a mate. A board the lanes classified, so no move of it uncovers a check, none
-/// promotes or castles with check, and no piece of it is pinned. A slider's move reached
-/// `to` from the first piece behind it along its direction, a knight's from any of our knights
-/// a knight's move away (the lanes' sets are of legal moves, and none is pinned), a pawn's
-/// from the square its kind of move leaves.
+/// a mate. A board the lanes classified, so no move of it uncovers a check, none promotes or
+/// castles with check, and no slider of it is pinned. A slider's move reached `to` from the
+/// first piece behind it along its direction, a knight's from any knight of ours a knight's
+/// move away that is not pinned (the lanes' sets are of legal moves), a pawn's from the square
+/// its kind of move leaves.
 #[inline(never)]
 fn play_direct_checks<S: Sliders>(
     board: &Board,
@@ -142,7 +142,12 @@ fn play_direct_checks<S: Sliders>(
         let set = Bitboard(sets.sets[j][lane]);
         if j == KNIGHT_CHECKS {
             for to in set {
-                for from in knights & attacks::knight(to) {
+                let mut from_set = knights & attacks::knight(to);
+                // Two knights a knight's move from `to` (rare): a pinned one cannot go there.
+                if from_set.more_than_one() {
+                    from_set = from_set - board.checkers_and_pinned().1;
+                }
+                for from in from_set {
                     count_direct_check::<S>(
                         board,
                         paths,
@@ -215,7 +220,7 @@ fn count_direct_check<S: Sliders>(
     }
 }
 
-/// Their king's flights on a board the lanes classified (no piece of ours pinned, no move of
+/// Their king's flights on a board the lanes classified (no slider of ours pinned, no move of
 /// ours uncovering a check), with no move made, and our pieces; from which [`Steps::answered`]
 /// tells, without the move, whether a checking move leaves their king a step.
 #[derive(Clone, Copy)]
@@ -349,17 +354,16 @@ mod tests {
 
     /// Where [`Steps::answered`] says their king has a step after a direct check, it does: the
     /// board after the move, made, has a king step onto a square no piece of ours attacks (the
-    /// checker's square among them). Over the boards the lanes classify (none of our pieces
-    /// pinned, none uncovering a check), every direct check by a piece move or pawn move that
-    /// is not a promotion.
+    /// checker's square among them). Over the boards with no piece of ours uncovering a check
+    /// (those the lanes classify among them, pinned pieces or not), every direct check by a
+    /// piece move or pawn move that is not a promotion.
     #[test]
     fn a_check_said_to_leave_a_step_leaves_one() {
         let (mut answered, mut taking, mut played) = (0, 0, 0);
         for pos in depth_2_nodes() {
             let board = pos.board();
             let us = board.side_to_move();
-            let (_, pinned) = board.checkers_and_pinned();
-            if pinned.any() || discoverers(board, us).any() {
+            if discoverers(board, us).any() {
                 continue;
             }
             let eksq = board.king(!us);
