@@ -87,14 +87,17 @@ pub(super) struct Counted<V> {
     /// rank) that rank, which holds its castling paths ([`KingLines::cones`]).
     pub(super) attacked: V,
     pub(super) captures: V,
-    /// All ones in the lanes left to the one-board leaf: where a move may uncover a check,
-    /// promote, or castle with check, or a slider is pinned.
+    /// All ones in the lanes left to the one-board leaf: where a move may uncover a check or
+    /// promote, or a slider is pinned.
     pub(super) fallback: V,
     /// The destinations of the moves that give a direct check, by group (see
     /// [`KNIGHT_CHECKS`]), and the squares a rook and a bishop check from.
     pub(super) checks: [V; CHECK_SETS],
     /// The castles among the moves ([`count_batch`] only; zero unless `STATS`).
     pub(super) castles: V,
+    /// The castles that may give check, to be played: bit `i` for the `i`th path of
+    /// [`CastlePaths::of`] ([`count_batch`] only; zero unless `STATS`).
+    pub(super) castle_checks: V,
     /// Every square our sliders attack (`STATS`, right only in the lanes not left to the
     /// one-board leaf, where no slider is pinned; zero without `STATS`), for their king's
     /// flights.
@@ -375,6 +378,7 @@ pub(super) fn count_lanes<V: Lane, const WHITE: bool, const DIAG: bool, const ST
         fallback: fallback.nonzero(),
         checks,
         castles: V::splat(0),
+        castle_checks: V::splat(0),
         slider_attacks,
     }
 }
@@ -434,9 +438,9 @@ impl Mover {
 /// The legal moves of the boards in the lanes from `at` of `batch` (as many as the vector
 /// holds), all with `mover`'s side to move, king and knights, castling included (`rooks`: each
 /// lane's castling rooks of the side to move); en passant left out. With `STATS`, also the
-/// captures, the castles, the direct checks and the lanes left to the one-board leaf
-/// ([`count_lanes`]; also those with a castle that may give check: where their king stands on
-/// the d- or f-file or on our back rank, the lines of the squares the rook lands on).
+/// captures, the castles, the direct checks, the lanes left to the one-board leaf
+/// ([`count_lanes`]) and the castles that may give check, to be played: where their king
+/// stands on the d- or f-file or on our back rank, the lines of the squares the rook lands on.
 #[inline(always)]
 pub(super) fn count_batch<V: Lane, const STATS: bool>(
     batch: &Batch,
@@ -464,13 +468,20 @@ pub(super) fn count_batch<V: Lane, const STATS: bool>(
     // do where no lane keeps a castling rook, as in most batches away from the opening.
     let rooks = V::load(&rooks[at..]);
     let mut castles = V::splat(0);
+    let mut legal = V::splat(0);
     if rooks.any_meets(rooks) {
         let occ = batch.color::<V>(0, at) | batch.color(1, at);
+        let mut bit = 1;
         for path in paths.of(side) {
             let has = (rooks & V::splat(path.rook.0)).nonzero();
             let shut =
                 (occ & V::splat(path.empty.0)) | (c.attacked & V::splat(path.king_path.0));
-            castles = castles.add(has.less(shut.nonzero()) & V::splat(1));
+            let open = has.less(shut.nonzero());
+            castles = castles.add(open & V::splat(1));
+            if STATS {
+                legal = legal | (open & V::splat(bit));
+                bit <<= 1;
+            }
         }
         c.count = c.count.add(castles);
     }
@@ -479,7 +490,7 @@ pub(super) fn count_batch<V: Lane, const STATS: bool>(
         let e_king = batch.kind::<V>(PieceKind::King.index(), at) & batch.color(them, at);
         let back_rank = if white { 0xffu64 } else { 0xffu64 << 56 };
         let lines = back_rank | (FILE_A << 3) | (FILE_A << 5);
-        c.fallback = c.fallback | (castles.nonzero() & (e_king & V::splat(lines)).nonzero());
+        c.castle_checks = legal & (e_king & V::splat(lines)).nonzero();
         c.castles = castles;
     }
     c
@@ -487,8 +498,10 @@ pub(super) fn count_batch<V: Lane, const STATS: bool>(
 
 /// What the lanes tell of a batch's boards for statistics: the moves, captures and castles of
 /// the boards they classify (all but those left to the one-board leaf); which boards (lanes,
-/// one bit each) are left to it (`each`); and which of the others have a move that gives a
-/// direct check (`direct`), whose checking moves [`CheckSets`] holds, to be played for mates.
+/// one bit each) are left to it (`each`); which of the others have a move that gives a
+/// direct check (`direct`), whose checking moves [`CheckSets`] holds, to be played for mates;
+/// and which have a castle that may give check (`castling`), to be played
+/// ([`CheckSets::castles`]).
 #[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
 pub(crate) struct BatchStats {
     pub(crate) moves: u64,
@@ -496,6 +509,7 @@ pub(crate) struct BatchStats {
     pub(crate) castles: u64,
     pub(crate) each: u8,
     pub(crate) direct: u8,
+    pub(crate) castling: u8,
 }
 
 /// The direct checks of a batch: per set of [`CHECK_SETS`], per lane, the destinations of the
@@ -505,11 +519,14 @@ pub(crate) struct BatchStats {
 /// Also per lane, their king's flights with no move made: the squares next to it with none of
 /// its pieces that no piece of ours attacks (right only in the lanes not left to the one-board
 /// leaf), from which a checking move's leaf is often known not to be mate without the move.
+/// And per lane, in the lanes [`BatchStats::castling`] marks, the castles that may give check:
+/// bit `i` for the `i`th path of [`CastlePaths::of`].
 #[derive(Clone, Copy)]
 pub(crate) struct CheckSets {
     pub(crate) sets: [[u64; LANES]; CHECK_SETS],
     pub(crate) groups: [u64; LANES],
     pub(crate) flights: [u64; LANES],
+    pub(crate) castles: [u64; LANES],
 }
 
 impl CheckSets {
@@ -517,6 +534,7 @@ impl CheckSets {
         sets: [[0; LANES]; CHECK_SETS],
         groups: [0; LANES],
         flights: [0; LANES],
+        castles: [0; LANES],
     };
 }
 
@@ -576,12 +594,24 @@ pub(super) fn batch_stats<V: Lane>(
             .less(enemy | our_att)
             .store(&mut sets.flights[at..]);
     }
+    // A castle that may check: rare (their king on our back rank or the d- or f-file).
+    let castle_lanes = c.castle_checks.nonzero().less(skip);
+    let mut castling = 0;
+    if castle_lanes.any_meets(castle_lanes) {
+        c.castle_checks.store(&mut sets.castles[at..]);
+        let mut flags = [0; LANES];
+        castle_lanes.store(&mut flags);
+        for (i, flag) in flags.iter().enumerate().take(n) {
+            castling |= u8::from(*flag != 0) << (at + i);
+        }
+    }
     BatchStats {
         moves: c.count.less(skip).sum_first(n),
         captures: c.captures.less(skip).sum_first(n),
         castles: c.castles.less(skip).sum_first(n),
         each,
         direct: checking,
+        castling,
     }
 }
 

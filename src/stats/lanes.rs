@@ -2,12 +2,12 @@
 //! without a table) gathered eight at a time; their moves, captures and castles counted in the
 //! lanes, with the moves that give a direct check; a checking move after which their king
 //! surely has a step is a check, the others are played one by one to tell a check from a
-//! mate. The boards where a move may uncover a check, promote or castle with check, or with a
-//! pinned slider, go to the one-board leaf instead. In AVX2 lanes the statistics were slower
-//! than one board at a time, and stay there (docs/performance.md).
+//! mate; a castle that may give check is played. The boards where a move may uncover a check
+//! or promote, or with a pinned slider, go to the one-board leaf instead. In AVX2 lanes the
+//! statistics were slower than one board at a time, and stay there (docs/performance.md).
 
 use super::classify::{Play, play_and_record};
-use super::leaf::Check;
+use super::leaf::{Check, castle_may_check};
 use super::{Statistics, Stats};
 use crate::attacks::{self, Sliders};
 use crate::bitboard::Bitboard;
@@ -17,7 +17,7 @@ use crate::lanes::{
 };
 use crate::perft::{BoardLeaf, Build, Leaves};
 use crate::position::{Board, CastlePaths, Position};
-use crate::types::{Color, PieceKind, Square};
+use crate::types::{Color, Move, MoveKind, PieceKind, Square};
 use crate::unchanged_replies::Inert;
 
 /// Boards gathered into batches as the depth-2 pass hands them over, classified eight at a
@@ -101,17 +101,47 @@ impl StatsLanes {
             direct &= direct - 1;
             play_direct_checks::<S>(&self.board(i), paths, &self.sets, i, &mut self.total);
         }
+        let mut castling = r.castling;
+        while castling != 0 {
+            let i = castling.trailing_zeros() as usize;
+            castling &= castling - 1;
+            play_castle_checks::<S>(&self.board(i), paths, self.sets.castles[i], &mut self.total);
+        }
         self.n = 0;
+    }
+}
+
+/// Counts the check or mate each castle of `board` in `castles` gives, if any (bit `i` for the
+/// `i`th path of `paths`; castles the lanes found legal and counted): played, as the one-board
+/// leaf plays a castle whose rook lands on a line to their king.
+#[inline(never)]
+fn play_castle_checks<S: Sliders>(
+    board: &Board,
+    paths: &CastlePaths,
+    castles: u64,
+    total: &mut Stats<u64>,
+) {
+    let us = board.side_to_move();
+    let (king, eksq) = (board.king(us), board.king(!us));
+    for (i, path) in paths.of(us).iter().enumerate() {
+        if castles & (1 << i) == 0 {
+            continue;
+        }
+        let mv = Move::new(king, path.rook.lsb(), MoveKind::Castle);
+        if castle_may_check(eksq, mv) {
+            let (from, to) = (mv.from(), mv.to());
+            play_and_record::<S, false>(board, paths, from, to, Play::Special(mv), None, total);
+        }
     }
 }
 
 /// Counts each move of `board` (lane `lane` of `sets`) that gives a direct check: as a check
 /// where their king surely has a step ([`Steps::answered`]), else played to tell a check from
-/// a mate. A board the lanes classified, so no move of it uncovers a check, none promotes or
-/// castles with check, and no slider of it is pinned. A slider's move reached `to` from the
-/// first piece behind it along its direction, a knight's from any knight of ours a knight's
-/// move away that is not pinned (the lanes' sets are of legal moves), a pawn's from the square
-/// its kind of move leaves.
+/// a mate. A board the lanes classified, so no move of it uncovers a check or promotes, and no
+/// slider of it is pinned (its castles are played apart: [`play_castle_checks`]). A slider's
+/// move reached `to` from the first piece behind it along its direction, a knight's from any
+/// knight of ours a knight's move away that is not pinned (the lanes' sets are of legal
+/// moves), a pawn's from the square its kind of move leaves.
 #[inline(never)]
 fn play_direct_checks<S: Sliders>(
     board: &Board,

@@ -310,7 +310,7 @@ fn leaf_stats_with<S: Sliders, const DISCOVERY: bool>(
 /// castle's span (every square between the king, the rook and their destinations is empty),
 /// so the king and rook land between them again.
 #[inline(always)]
-fn castle_may_check(eksq: Square, mv: Move) -> bool {
+pub(super) fn castle_may_check(eksq: Square, mv: Move) -> bool {
     attacks::rook_empty(mv.castle_rook_to()).contains(eksq)
 }
 
