@@ -36,9 +36,9 @@ pub(super) enum Play {
 /// The generator gives knights and sliders as if none were pinned (the sink's `TOTALS`) and
 /// takes back the pinned ones' impossible moves afterwards; such a move that leaves a line
 /// through the mover's king is tested on the child, and not recorded if that king is attacked.
-/// Without `PINS` that test is left out: for the boards the lanes classify, which have no
-/// pinned piece (there it ran the whole attack test on our king for every checking move of a
-/// piece on one of its lines).
+/// Without `PINS` that test is left out: for the moves the lanes hand over, which come from
+/// their sets of legal moves (there it ran the whole attack test on our king for every
+/// checking move of a piece on one of its lines).
 #[inline(never)]
 pub(super) fn play_and_record<S: Sliders, const PINS: bool>(
     board: &Board,
