@@ -233,6 +233,84 @@ pub(super) fn answers_check<S: Sliders>(child: &Board, paths: &CastlePaths) -> b
     false
 }
 
+/// Whether their king, in check from our piece of `kind` alone once it has gone from `from`
+/// to `to` on `board` (a legal move giving direct check, and no other: not a double push, so
+/// that no en-passant capture can answer it), has a reply taking that piece or stepping
+/// between it and their king, by a piece of theirs the move leaves unpinned. Then the leaf is
+/// a check, not a mate, and the move need not be played; where this says no, their king may
+/// still step aside (or the check be a mate), and the move is played. The same replies as
+/// [`answers_check`] looks for, found without the board after the move: its occupancy and our
+/// sliders (the moved one on `to`, none on `from`) are all the pins and the lines need. A
+/// slider of ours other than the moved one with nothing between it and their king would be a
+/// second checker: the answer is then no, and the move is played. Out of line: it is asked
+/// only of the checking moves that leave no sure king step.
+#[inline(never)]
+pub(super) fn interposed<S: Sliders>(
+    board: &Board,
+    kind: PieceKind,
+    from: Square,
+    to: Square,
+) -> bool {
+    let us = board.side_to_move();
+    let them = !us;
+    let ksq = board.king(them);
+    let (gone, at) = (Bitboard::from_square(from), Bitboard::from_square(to));
+    let occupied = (board.occupied() - gone) | at;
+    // Their pieces after the move, less their king; a piece taken on `to` is gone.
+    let theirs = board.color(them) - at - Bitboard::from_square(ksq);
+    let (straight, diagonal) = board.sliders(us);
+    let (mut straight, mut diagonal) = (straight - gone, diagonal - gone);
+    match kind {
+        PieceKind::Rook => straight |= at,
+        PieceKind::Bishop => diagonal |= at,
+        PieceKind::Queen => {
+            straight |= at;
+            diagonal |= at;
+        }
+        _ => {}
+    }
+    // Their pieces our sliders pin after the move (the checker, on the line it checks along,
+    // pins nothing): a pinned piece cannot answer a check.
+    let snipers = (attacks::rook_empty(ksq) & straight) | (attacks::bishop_empty(ksq) & diagonal);
+    let mut pinned = Bitboard::EMPTY;
+    for s in snipers - at {
+        let b = attacks::between(ksq, s) & occupied;
+        if b.is_empty() {
+            return false;
+        }
+        if !b.more_than_one() {
+            pinned |= b & theirs;
+        }
+    }
+    let free = theirs - pinned;
+    let between = attacks::between(ksq, to);
+    let targets = between | at;
+    // Pawns: a capture of the checker, a push or a double push between.
+    let pawns = board.pieces(them, PieceKind::Pawn) & free;
+    let d = PawnDirs::of(them);
+    let double_pushed = (between & d.start_rank.shift(2 * d.up)).shift(-d.up) - occupied;
+    if ((attacks::pawn(us, to) | between.shift(-d.up) | double_pushed.shift(-d.up)) & pawns).any() {
+        return true;
+    }
+    for n in board.pieces(them, PieceKind::Knight) & free {
+        if (attacks::knight(n) & targets).any() {
+            return true;
+        }
+    }
+    let (rq, bq) = board.sliders(them);
+    for s in bq & free {
+        if (S::bishop(s, occupied) & targets).any() {
+            return true;
+        }
+    }
+    for s in rq & free {
+        if (S::rook(s, occupied) & targets).any() {
+            return true;
+        }
+    }
+    false
+}
+
 /// The legal moves of `child`, out of line: inlined, the whole generator made its caller's
 /// frame large.
 #[inline(never)]

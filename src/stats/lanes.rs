@@ -6,7 +6,7 @@
 //! or promote, or with a pinned slider, go to the one-board leaf instead. In AVX2 lanes the
 //! statistics were slower than one board at a time, and stay there (docs/performance.md).
 
-use super::classify::{Play, play_and_record};
+use super::classify::{Play, interposed, play_and_record};
 use super::leaf::{Check, castle_may_check};
 use super::{Statistics, Stats};
 use crate::attacks::{self, Sliders};
@@ -136,12 +136,13 @@ fn play_castle_checks<S: Sliders>(
 }
 
 /// Counts each move of `board` (lane `lane` of `sets`) that gives a direct check: as a check
-/// where their king surely has a step ([`Steps::answered`]), else played to tell a check from
-/// a mate. A board the lanes classified, so no move of it uncovers a check or promotes, and no
-/// slider of it is pinned (its castles are played apart: [`play_castle_checks`]). A slider's
-/// move reached `to` from the first piece behind it along its direction, a knight's from any
-/// knight of ours a knight's move away that is not pinned (the lanes' sets are of legal
-/// moves), a pawn's from the square its kind of move leaves.
+/// where their king surely has a step ([`Steps::answered`]) or another answer
+/// ([`interposed`]), else played to tell a check from a mate. A board the lanes classified,
+/// so no move of it uncovers a check or promotes, and no slider of it is pinned (its castles
+/// are played apart: [`play_castle_checks`]). A slider's move reached `to` from the first
+/// piece behind it along its direction, a knight's from any knight of ours a knight's move
+/// away that is not pinned (the lanes' sets are of legal moves), a pawn's from the square its
+/// kind of move leaves.
 #[inline(never)]
 fn play_direct_checks<S: Sliders>(
     board: &Board,
@@ -226,9 +227,10 @@ fn play_direct_checks<S: Sliders>(
 }
 
 /// Counts the leaf of the move from `from` to `to` (`how`) of `board` that gives direct check:
-/// a check where their king surely has a step ([`Steps::answered`]), else played to tell a
-/// check from a mate. Written out at each of [`play_direct_checks`]' places (as a closure the
-/// compiler called it).
+/// a check where their king surely has a step ([`Steps::answered`]) or a piece of theirs takes
+/// the checker or steps between ([`interposed`]), else played to tell a check from a mate.
+/// Written out at each of [`play_direct_checks`]' places (as a closure the compiler called
+/// it).
 #[inline(always)]
 fn count_direct_check<S: Sliders>(
     board: &Board,
@@ -239,11 +241,13 @@ fn count_direct_check<S: Sliders>(
     how: Play,
     total: &mut Stats<u64>,
 ) {
-    let kind = match how {
-        Play::Piece { kind, .. } => kind,
-        _ => PieceKind::Pawn,
+    let (kind, double_push) = match how {
+        Play::Piece { kind, .. } => (kind, false),
+        _ => (PieceKind::Pawn, true),
     };
-    if steps.answered::<S>(kind, from, to) {
+    if steps.answered::<S>(kind, from, to)
+        || (!double_push && interposed::<S>(board, kind, from, to))
+    {
         total.direct_checks += 1;
     } else {
         play_and_record::<S, false>(board, paths, from, to, how, Some(Check::Direct), total);

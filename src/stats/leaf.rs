@@ -4,7 +4,8 @@
 
 use super::Stats;
 use super::classify::{
-    CAPTURES_AT, CASTLES_AT, PROMOTIONS, Play, TALLY_FIELD, move_stats, play_and_record, tally,
+    CAPTURES_AT, CASTLES_AT, PROMOTIONS, Play, TALLY_FIELD, interposed, move_stats,
+    play_and_record, tally,
 };
 use crate::attacks::{self, PawnDirs, Sliders};
 use crate::bitboard::Bitboard;
@@ -284,12 +285,24 @@ fn leaf_stats_with<S: Sliders, const DISCOVERY: bool>(
     total.castles += moves >> CASTLES_AT;
     // SAFETY: the sink wrote the first `len` candidates.
     let candidates = unsafe { sink.candidates[..sink.len].assume_init_ref() };
+    let ksq = board.king(us);
     for c in candidates {
         // Where the squares tell the kind of check, the board after the move is needed only
-        // to find mates; a move they tell gives none is not played.
+        // to find mates; a move they tell gives none is not played, nor a direct check
+        // another piece of theirs answers (the move surely legal: a pawn's, or one that
+        // leaves no line through our king, where a knight or slider may be pinned).
         let check = match c.how {
             Play::Piece { kind, .. } => match sink.check(kind, c.from, c.to) {
                 None => continue,
+                Some(Check::Direct)
+                    if (kind == PieceKind::Pawn || {
+                        let line = attacks::line(ksq, c.from);
+                        line.is_empty() || line.contains(c.to)
+                    }) && interposed::<S>(board, kind, c.from, c.to) =>
+                {
+                    total.direct_checks += 1;
+                    continue;
+                }
                 known => known,
             },
             Play::DoublePush => match sink.check(PieceKind::Pawn, c.from, c.to) {

@@ -67,6 +67,7 @@ impl Record for Stats<u64> {
 
 #[cfg(test)]
 mod tests {
+    use super::classify::interposed;
     use super::leaf::no_reply_checks;
     use super::{Statistics, Stats};
     use crate::attacks::Magic;
@@ -75,7 +76,7 @@ mod tests {
     use crate::perft::Perft;
     use crate::perft::{Baseline, BoardLeaf};
     use crate::position::Position;
-    use crate::types::MoveKind;
+    use crate::types::{MoveKind, PieceKind};
     use crate::unchanged_replies::tests::depth_2_nodes;
     use crate::unchanged_replies::{Inert, SliderReach};
 
@@ -147,6 +148,50 @@ mod tests {
         let mut passed = Stats::default();
         Statistics::on_board::<Magic>(&pos.board().passed(), pos.castle_path_table(), &mut passed);
         passed
+    }
+
+    /// Where [`interposed`] says a piece of theirs answers a direct check, the board after the
+    /// move, made, has a legal move: over the depth-2 nodes' moves that give a direct check
+    /// alone (no double push, promotion, castle or en passant), those it answers and those it
+    /// leaves to be played, mates among them.
+    #[test]
+    fn a_check_said_to_be_answered_by_a_piece_is_no_mate() {
+        let (mut answered, mut played, mut mates) = (0, 0, 0);
+        for pos in depth_2_nodes() {
+            let board = pos.board();
+            for &mv in &legal_moves::<Magic>(&pos) {
+                let Some(piece) = pos.piece_at(mv.from()) else {
+                    continue;
+                };
+                if !matches!(mv.kind(), MoveKind::Quiet | MoveKind::Capture)
+                    || piece.kind == PieceKind::King
+                {
+                    continue;
+                }
+                let mut child = pos.clone();
+                child.make(mv);
+                if child.board().checkers() != Bitboard::from_square(mv.to()) {
+                    continue;
+                }
+                let mate = legal_moves::<Magic>(&child).is_empty();
+                if interposed::<Magic>(board, piece.kind, mv.from(), mv.to()) {
+                    answered += 1;
+                    assert!(
+                        !mate,
+                        "{} after {mv:?}: said answered, but mate",
+                        pos.to_fen()
+                    );
+                } else {
+                    played += 1;
+                    mates += u64::from(mate);
+                }
+            }
+        }
+        eprintln!("{answered} answered, {played} played ({mates} mates)");
+        assert!(
+            answered > 1000 && played > 1000 && mates > 10,
+            "{answered} answered, {played} played ({mates} mates)"
+        );
     }
 
     /// The statistics let moves go unplayed only where [`no_reply_checks`] answers `Some`, and
