@@ -180,30 +180,36 @@ impl V512 {
     /// # Safety
     /// As [`Lane::count`].
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     pub(crate) unsafe fn stats(
         batch: &Batch,
         rooks: &[u64; LANES],
+        times: &[u64; LANES],
+        weighted: u8,
         n: usize,
         mover: Mover,
         paths: &CastlePaths,
         sets: &mut CheckSets,
     ) -> BatchStats {
         // SAFETY: the caller's.
-        unsafe { stats_avx512(batch, rooks, n, mover, paths, sets) }
+        unsafe { stats_avx512(batch, rooks, times, weighted, n, mover, paths, sets) }
     }
 }
 
 crate::cpu::avx512_lanes! {
     #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
     fn stats_avx512(
         batch: &Batch,
         rooks: &[u64; LANES],
+        times: &[u64; LANES],
+        weighted: u8,
         n: usize,
         mover: Mover,
         paths: &CastlePaths,
         sets: &mut CheckSets,
     ) -> BatchStats {
-        batch_stats::<V512>(batch, rooks, 0, n, mover, paths, sets)
+        batch_stats::<V512>(batch, rooks, times, weighted, 0, n, mover, paths, sets)
     }
 }
 

@@ -497,11 +497,12 @@ pub(super) fn count_batch<V: Lane, const STATS: bool>(
 }
 
 /// What the lanes tell of a batch's boards for statistics: the moves, captures and castles of
-/// the boards they classify (all but those left to the one-board leaf); which boards (lanes,
-/// one bit each) are left to it (`each`); which of the others have a move that gives a
-/// direct check (`direct`), whose checking moves [`CheckSets`] holds, to be played for mates;
-/// and which have a castle that may give check (`castling`), to be played
-/// ([`CheckSets::castles`]).
+/// the boards they classify (all but those left to the one-board leaf), each board's taken
+/// as many times as it counts; which boards (lanes, one bit each) are left to it (`each`),
+/// among them every board that counts more than once and has a move that gives or may give
+/// check; which of the others have a move that gives a direct check (`direct`), whose
+/// checking moves [`CheckSets`] holds, to be played for mates; and which have a castle that
+/// may give check (`castling`), to be played ([`CheckSets::castles`]).
 #[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
 pub(crate) struct BatchStats {
     pub(crate) moves: u64,
@@ -540,11 +541,17 @@ impl CheckSets {
 
 /// [`BatchStats`] of the first `n` boards in the lanes from `at` of `batch` (as
 /// [`count_batch`]), the lanes' bits numbered from `at`; the lanes' check sets stored in
-/// `sets` from `at` where some lane has a direct check.
+/// `sets` from `at` where some lane has a direct check. The boards of the lanes `weighted`
+/// marks (bits numbered as the lanes') count `times` over: those with a move that gives or
+/// may give check are left to the one-board leaf (whether a check mates may differ between
+/// the moves such a board stands for), the others' figures multiplied.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 pub(super) fn batch_stats<V: Lane>(
     batch: &Batch,
     rooks: &[u64; LANES],
+    times: &[u64; LANES],
+    weighted: u8,
     at: usize,
     n: usize,
     mover: Mover,
@@ -605,13 +612,35 @@ pub(super) fn batch_stats<V: Lane>(
             castling |= u8::from(*flag != 0) << (at + i);
         }
     }
+    let count = c.count.less(skip);
+    let (captures, castles) = (c.captures.less(skip), c.castles.less(skip));
+    if weighted == 0 {
+        return BatchStats {
+            moves: count.sum_first(n),
+            captures: captures.sum_first(n),
+            castles: castles.sum_first(n),
+            each,
+            direct: checking,
+            castling,
+        };
+    }
+    // Boards that count more than once: those that may check are counted by the one-board
+    // leaf, so they count zero times here.
+    let odd = weighted & (checking | castling);
+    let mut times = *times;
+    for (i, t) in times.iter_mut().enumerate().skip(at) {
+        if odd & (1 << i) != 0 {
+            *t = 0;
+        }
+    }
+    let times = V::load(&times[at..]);
     BatchStats {
-        moves: c.count.less(skip).sum_first(n),
-        captures: c.captures.less(skip).sum_first(n),
-        castles: c.castles.less(skip).sum_first(n),
-        each,
-        direct: checking,
-        castling,
+        moves: count.mul_low(times).sum_first(n),
+        captures: captures.mul_low(times).sum_first(n),
+        castles: castles.mul_low(times).sum_first(n),
+        each: each | odd,
+        direct: checking & !odd,
+        castling: castling & !odd,
     }
 }
 

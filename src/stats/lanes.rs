@@ -26,6 +26,12 @@ pub(crate) struct StatsLanes {
     batch: Batch,
     /// Each lane's castling rooks of the side to move.
     castling: [u64; LANES],
+    /// How many times each lane's board counts: 1 but where [`Leaves::push_unplayed`] wrote
+    /// it, in the lanes `weighted` marks (one bit each); the depth-2 node whose unplayed moves
+    /// such a board stands for, in `unplayed`.
+    times: [u64; LANES],
+    weighted: u8,
+    unplayed: [Board; LANES],
     n: usize,
     mover: Mover,
     total: Stats<u64>,
@@ -44,6 +50,9 @@ impl StatsLanes {
         StatsLanes {
             batch: Batch::default(),
             castling: [0; LANES],
+            times: [1; LANES],
+            weighted: 0,
+            unplayed: [Board::BLANK; LANES],
             n: 0,
             mover: Mover::of_side(board, side),
             total: Stats::default(),
@@ -80,6 +89,8 @@ impl StatsLanes {
             V512::stats(
                 &self.batch,
                 &self.castling,
+                &self.times,
+                self.weighted,
                 self.n,
                 self.mover,
                 paths,
@@ -93,7 +104,12 @@ impl StatsLanes {
         while each != 0 {
             let i = each.trailing_zeros() as usize;
             each &= each - 1;
-            B::leaf::<S, Statistics>(&self.board(i), paths, &mut self.total);
+            if self.weighted & (1 << i) == 0 {
+                B::leaf::<S, Statistics>(&self.board(i), paths, &mut self.total);
+            } else {
+                let times = self.times[i];
+                Statistics::unplayed_on::<S, B>(&self.unplayed[i], paths, times, &mut self.total);
+            }
         }
         let mut direct = r.direct;
         while direct != 0 {
@@ -108,6 +124,10 @@ impl StatsLanes {
             play_castle_checks::<S>(&self.board(i), paths, self.sets.castles[i], &mut self.total);
         }
         self.n = 0;
+        if self.weighted != 0 {
+            self.weighted = 0;
+            self.times = [1; LANES];
+        }
     }
 }
 
@@ -366,9 +386,27 @@ impl Leaves<Statistics> for StatsLanes {
         }
         self.total
     }
+    /// The board with no move made joins a batch, to count `times` over: in the lanes where
+    /// none of its moves gives or may give check, as the one-board leaf otherwise
+    /// ([`Statistics::unplayed_on`], which the lanes call with the node kept here).
     #[inline(always)]
     fn push_unplayed<S: Sliders, B: Build>(&mut self, pos: &Position, times: u64) {
-        Statistics::unplayed::<S, B>(pos, times, &mut self.total);
+        let board = pos.board().passed();
+        let paths = pos.castle_path_table();
+        let rooks = board.castling_rooks_of(self.mover.side());
+        if one_board_only(&board, rooks, paths) {
+            Statistics::unplayed::<S, B>(pos, times, &mut self.total);
+            return;
+        }
+        self.batch.set(self.n, &board);
+        self.castling[self.n] = rooks.0;
+        self.times[self.n] = times;
+        self.weighted |= 1 << self.n;
+        self.unplayed[self.n] = *pos.board();
+        self.n += 1;
+        if self.n == LANES {
+            self.flush::<S, B>(paths);
+        }
     }
     #[inline(always)]
     fn inert<S: Sliders, B: Build>(&mut self, board: &Board, paths: &CastlePaths) -> Inert {
@@ -378,13 +416,65 @@ impl Leaves<Statistics> for StatsLanes {
 
 #[cfg(test)]
 mod tests {
-    use super::Steps;
+    use super::{StatsLanes, Steps};
     use crate::attacks::{self, Magic};
     use crate::bitboard::Bitboard;
     use crate::movegen::legal_moves;
-    use crate::stats::leaf::discoverers;
+    use crate::perft::{Baseline, BoardLeaf, Leaves};
+    use crate::stats::leaf::{discoverers, no_reply_checks};
+    use crate::stats::tests::each_unplayed;
+    use crate::stats::{Statistics, Stats};
     use crate::types::{MoveKind, PieceKind};
     use crate::unchanged_replies::tests::depth_2_nodes;
+
+    /// A board that stands for a depth-2 node's unplayed moves joins a batch with its
+    /// siblings, and counts as the one-board leaf counts it ([`BoardLeaf::unplayed`], which
+    /// the statistics' own tests hold to making each move): multiplied in the lanes where no
+    /// reply may check, else left to the one-board leaf, which plays each move where whether a
+    /// check mates may differ between them. Over the depth-2 nodes with unplayed moves, where
+    /// a reply may check (no move is left unplayed there in a count: here they are) and where
+    /// none may, each with all its moves' boards in the same batches.
+    #[test]
+    fn unplayed_moves_in_the_lanes_count_as_one_board_at_a_time() {
+        if !crate::cpu::has_avx512_lanes() {
+            eprintln!("this CPU has no AVX-512 lanes: nothing to compare");
+            return;
+        }
+        let (mut open, mut checking) = (0, 0);
+        for pos in depth_2_nodes() {
+            let board = pos.board();
+            if board.in_check() {
+                continue;
+            }
+            let (n, _) = each_unplayed(&pos);
+            if n == 0 {
+                continue;
+            }
+            let paths = pos.castle_path_table();
+            let mut expected = Stats::default();
+            Statistics::unplayed::<Magic, Baseline>(&pos, n, &mut expected);
+            // SAFETY: the CPU has the AVX-512 lanes' instructions (tested above).
+            let mut lanes = unsafe { StatsLanes::of_side(board, !board.side_to_move()) };
+            for &mv in &legal_moves::<Magic>(&pos) {
+                let child = pos.board_after(mv);
+                Statistics::on_board::<Magic>(&child, paths, &mut expected);
+                Leaves::<Statistics>::push::<Magic, Baseline>(&mut lanes, &child, paths);
+            }
+            Leaves::<Statistics>::push_unplayed::<Magic, Baseline>(&mut lanes, &pos, n);
+            let got = Leaves::<Statistics>::finish::<Magic, Baseline>(&mut lanes, paths);
+            assert_eq!(got, expected, "{}", pos.to_fen());
+            if no_reply_checks::<Magic>(board).is_some() {
+                open += 1;
+            } else {
+                checking += 1;
+            }
+        }
+        eprintln!("{open} nodes where no reply may check, {checking} where one may");
+        assert!(
+            open > 500 && checking > 500,
+            "{open} nodes where no reply may check, {checking} where one may"
+        );
+    }
 
     /// Where [`Steps::answered`] says their king has a step after a direct check, it does: the
     /// board after the move, made, has a king step onto a square no piece of ours attacks (the

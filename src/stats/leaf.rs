@@ -69,23 +69,34 @@ impl BoardLeaf for Statistics {
     /// move to another, and each is played and classified ([`Unplayed`]).
     #[inline(never)]
     fn unplayed<S: Sliders, B: Build>(pos: &Position, times: u64, total: &mut Stats<u64>) {
+        Statistics::unplayed_on::<S, B>(pos.board(), pos.castle_path_table(), times, total);
+    }
+}
+
+impl Statistics {
+    /// [`BoardLeaf::unplayed`] of the depth-2 node `board` (`paths`: the game's castling
+    /// paths).
+    #[inline(never)]
+    pub(super) fn unplayed_on<S: Sliders, B: Build>(
+        board: &Board,
+        paths: &CastlePaths,
+        times: u64,
+        total: &mut Stats<u64>,
+    ) {
         let mut passed = Stats::default();
-        B::leaf::<S, Self>(&pos.board().passed(), pos.castle_path_table(), &mut passed);
+        B::leaf::<S, Self>(&board.passed(), paths, &mut passed);
         if passed.checks() == 0 {
             let (t, p) = (total.to_array(), passed.to_array());
             *total = Stats::from_array(std::array::from_fn(|i| t[i] + p[i] * times));
         } else {
             let mut replay = Unplayed::<S, B> {
-                pos,
-                inert: Inert::for_statistics::<S>(
-                    pos.board(),
-                    pos.castle_path_table(),
-                    &SliderReach::of::<S>(pos.board()),
-                ),
+                board,
+                paths,
+                inert: Inert::for_statistics::<S>(board, paths, &SliderReach::of::<S>(board)),
                 total,
                 build: PhantomData,
             };
-            movegen::generate::<S, _, true>(pos, &mut replay);
+            movegen::generate_on::<S, _, true>(board, paths, &mut replay);
         }
     }
 }
@@ -157,17 +168,18 @@ pub(super) fn no_reply_checks<S: Sliders>(board: &Board) -> Option<SliderReach> 
 /// unplayed (the same moves: the same generator, the same rule) and classifies each child
 /// board.
 struct Unplayed<'a, S, B> {
-    pos: &'a Position,
+    board: &'a Board,
+    paths: &'a CastlePaths,
     inert: Inert,
     total: &'a mut Stats<u64>,
     build: PhantomData<(S, B)>,
 }
 
 impl<S: Sliders, B: Build> Unplayed<'_, S, B> {
-    fn classify(&mut self, play: impl FnOnce(&Position, &mut Board)) {
+    fn classify(&mut self, play: impl FnOnce(&Board, &mut Board)) {
         let mut child = Board::BLANK;
-        play(self.pos, &mut child);
-        B::leaf::<S, Statistics>(&child, self.pos.castle_path_table(), self.total);
+        play(self.board, &mut child);
+        B::leaf::<S, Statistics>(&child, self.paths, self.total);
     }
 }
 

@@ -82,7 +82,7 @@ mod tests {
 
     /// The moves of `pos` that [`Inert::for_statistics`] lets go unplayed, and the statistics
     /// of their leaves, each move made and its leaves classified.
-    fn each_unplayed(pos: &Position) -> (u64, Stats) {
+    pub(super) fn each_unplayed(pos: &Position) -> (u64, Stats) {
         let reach = SliderReach::of::<Magic>(pos.board());
         let inert = Inert::for_statistics::<Magic>(pos.board(), pos.castle_path_table(), &reach);
         let (mut n, mut total) = (0, Stats::default());
