@@ -8,7 +8,7 @@ use crate::attacks::{self, PawnDirs, Sliders};
 use crate::bitboard::Bitboard;
 use crate::movegen::{self, MAX_MOVES};
 use crate::position::{Board, CastlePaths, Position};
-use crate::types::{Move, MoveKind, PieceKind, Square};
+use crate::types::{Color, Move, MoveKind, PieceKind, Square};
 
 /// How [`play_and_record`] plays a move.
 #[derive(Clone, Copy)]
@@ -200,26 +200,40 @@ pub(super) fn answers_check<S: Sliders>(child: &Board, paths: &CastlePaths) -> b
     }
     let us = child.side_to_move();
     let ksq = child.king(us);
-    let checker = checkers.lsb();
-    let between = attacks::between(ksq, checker);
     let free = child.color(us) - pinned - Bitboard::from_square(ksq);
-    let occupied = child.occupied();
+    piece_answers::<S>(child, us, free, ksq, checkers.lsb(), child.occupied())
+}
+
+/// Whether a piece of `side` among `free` (its pieces that can move in check: neither its
+/// king nor a pinned one) takes the lone checker on `checker` or steps between it and the king
+/// on `ksq`, on `board` with the pieces `occupied` (the board's own, or those after a move
+/// not made on it: `free` then leaves out a piece the move took).
+#[inline(always)]
+fn piece_answers<S: Sliders>(
+    board: &Board,
+    side: Color,
+    free: Bitboard,
+    ksq: Square,
+    checker: Square,
+    occupied: Bitboard,
+) -> bool {
+    let between = attacks::between(ksq, checker);
     // Pawns: a capture of the checker, a push or a double push between.
-    let pawns = child.kind(PieceKind::Pawn) & free;
-    let d = PawnDirs::of(us);
+    let pawns = board.pieces(side, PieceKind::Pawn) & free;
+    let d = PawnDirs::of(side);
     let double_pushed = (between & d.start_rank.shift(2 * d.up)).shift(-d.up) - occupied;
-    if ((attacks::pawn(!us, checker) | between.shift(-d.up) | double_pushed.shift(-d.up)) & pawns)
-        .any()
-    {
+    let pawn_answers =
+        attacks::pawn(!side, checker) | between.shift(-d.up) | double_pushed.shift(-d.up);
+    if (pawn_answers & pawns).any() {
         return true;
     }
-    let targets = between | checkers;
-    for n in child.kind(PieceKind::Knight) & free {
+    let targets = between | Bitboard::from_square(checker);
+    for n in board.pieces(side, PieceKind::Knight) & free {
         if (attacks::knight(n) & targets).any() {
             return true;
         }
     }
-    let (straight, diagonal) = child.sliders(us);
+    let (straight, diagonal) = board.sliders(side);
     for s in diagonal & free {
         if (S::bishop(s, occupied) & targets).any() {
             return true;
@@ -239,11 +253,11 @@ pub(super) fn answers_check<S: Sliders>(child: &Board, paths: &CastlePaths) -> b
 /// between it and their king, by a piece of theirs the move leaves unpinned. Then the leaf is
 /// a check, not a mate, and the move need not be played; where this says no, their king may
 /// still step aside (or the check be a mate), and the move is played. The same replies as
-/// [`answers_check`] looks for, found without the board after the move: its occupancy and our
-/// sliders (the moved one on `to`, none on `from`) are all the pins and the lines need. A
-/// slider of ours other than the moved one with nothing between it and their king would be a
-/// second checker: the answer is then no, and the move is played. Out of line: it is asked
-/// only of the checking moves that leave no sure king step.
+/// [`answers_check`] looks for ([`piece_answers`]), without the board after the move: its
+/// occupancy and our sliders (the moved one on `to`, none on `from`) are all the pins and the
+/// lines need. A slider of ours other than the moved one with nothing between it and their
+/// king would be a second checker: the answer is then no, and the move is played. Out of
+/// line: it is asked only of the checking moves that leave no sure king step.
 #[inline(never)]
 pub(super) fn interposed<S: Sliders>(
     board: &Board,
@@ -282,33 +296,7 @@ pub(super) fn interposed<S: Sliders>(
             pinned |= b & theirs;
         }
     }
-    let free = theirs - pinned;
-    let between = attacks::between(ksq, to);
-    let targets = between | at;
-    // Pawns: a capture of the checker, a push or a double push between.
-    let pawns = board.pieces(them, PieceKind::Pawn) & free;
-    let d = PawnDirs::of(them);
-    let double_pushed = (between & d.start_rank.shift(2 * d.up)).shift(-d.up) - occupied;
-    if ((attacks::pawn(us, to) | between.shift(-d.up) | double_pushed.shift(-d.up)) & pawns).any() {
-        return true;
-    }
-    for n in board.pieces(them, PieceKind::Knight) & free {
-        if (attacks::knight(n) & targets).any() {
-            return true;
-        }
-    }
-    let (rq, bq) = board.sliders(them);
-    for s in bq & free {
-        if (S::bishop(s, occupied) & targets).any() {
-            return true;
-        }
-    }
-    for s in rq & free {
-        if (S::rook(s, occupied) & targets).any() {
-            return true;
-        }
-    }
-    false
+    piece_answers::<S>(board, them, theirs - pinned, ksq, to, occupied)
 }
 
 /// The legal moves of `child`, out of line: inlined, the whole generator made its caller's
