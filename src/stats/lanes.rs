@@ -1,10 +1,13 @@
 //! The statistics' leaves in AVX-512 lanes: the grandchildren of a depth-3 node (a count
 //! without a table) gathered eight at a time; their moves, captures and castles counted in the
 //! lanes, with the moves that give a direct check; a checking move after which their king
-//! surely has a step is a check, the others are played one by one to tell a check from a
-//! mate; a castle that may give check is played. The boards where a move may uncover a check
-//! or promote, or with a pinned slider, go to the one-board leaf instead. In AVX2 lanes the
-//! statistics were slower than one board at a time, and stay there (docs/performance.md).
+//! surely has a step, or that a piece of theirs answers, is a check, the others are played one
+//! by one to tell a check from a mate; a castle that may give check is played. The board that
+//! stands for a depth-2 node's unplayed moves joins its siblings, counted as many times. The
+//! boards where a move may uncover a check or promote, or with a pinned slider, go to the
+//! one-board leaf instead, as does a board standing for unplayed moves with a move that gives
+//! or may give check. In AVX2 lanes the statistics were slower than one board at a time, and
+//! stay there (docs/performance.md).
 
 use super::classify::{Play, interposed, play_and_record};
 use super::leaf::{Check, castle_may_check};
