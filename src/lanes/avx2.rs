@@ -163,6 +163,11 @@ impl Lane for V256 {
         assert!(out.len() >= 4);
         unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), self.0) };
     }
+    #[inline(always)]
+    fn lanes(self) -> u8 {
+        // One bit per lane, from the sign bits of the lanes `nonzero` fills.
+        unsafe { _mm256_movemask_pd(_mm256_castsi256_pd(self.nonzero().0)) as u8 }
+    }
 }
 
 crate::cpu::x86_64_v3! {

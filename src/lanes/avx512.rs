@@ -141,6 +141,10 @@ impl Lane for V512 {
         assert!(out.len() >= 8);
         unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast(), self.0) };
     }
+    #[inline(always)]
+    fn lanes(self) -> u8 {
+        self.meets(self)
+    }
 }
 
 crate::cpu::avx512_lanes! {

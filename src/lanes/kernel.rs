@@ -565,15 +565,7 @@ pub(super) fn batch_stats<V: Lane>(
         any = any | *set;
     }
     let direct = any.nonzero().less(skip);
-    let mut flags = [0; LANES];
-    let mut directs = [0; LANES];
-    skip.store(&mut flags);
-    direct.store(&mut directs);
-    let (mut each, mut checking) = (0, 0);
-    for i in 0..n {
-        each |= u8::from(flags[i] != 0) << (at + i);
-        checking |= u8::from(directs[i] != 0) << (at + i);
-    }
+    let (each, checking) = (lane_bits(skip, n, at), lane_bits(direct, n, at));
     if checking != 0 {
         for (out, set) in sets.sets.iter_mut().zip(&c.checks) {
             set.store(&mut out[at..]);
@@ -606,11 +598,7 @@ pub(super) fn batch_stats<V: Lane>(
     let mut castling = 0;
     if castle_lanes.any_meets(castle_lanes) {
         c.castle_checks.store(&mut sets.castles[at..]);
-        let mut flags = [0; LANES];
-        castle_lanes.store(&mut flags);
-        for (i, flag) in flags.iter().enumerate().take(n) {
-            castling |= u8::from(*flag != 0) << (at + i);
-        }
+        castling = lane_bits(castle_lanes, n, at);
     }
     let count = c.count.less(skip);
     let (captures, castles) = (c.captures.less(skip), c.castles.less(skip));
@@ -627,13 +615,8 @@ pub(super) fn batch_stats<V: Lane>(
     // Boards that count more than once: those that may check are counted by the one-board
     // leaf, so they count zero times here.
     let odd = weighted & (checking | castling);
-    let mut times = *times;
-    for (i, t) in times.iter_mut().enumerate().skip(at) {
-        if odd & (1 << i) != 0 {
-            *t = 0;
-        }
-    }
-    let times = V::load(&times[at..]);
+    let odd_lanes = (V::load(&LANE_BITS[at..]) & V::splat(u64::from(odd))).nonzero();
+    let times = V::load(&times[at..]).less(odd_lanes);
     BatchStats {
         moves: count.mul_low(times).sum_first(n),
         captures: captures.mul_low(times).sum_first(n),
@@ -642,6 +625,17 @@ pub(super) fn batch_stats<V: Lane>(
         direct: checking & !odd,
         castling: castling & !odd,
     }
+}
+
+/// Each lane's bit in the masks of a batch's lanes, one to a lane.
+const LANE_BITS: [u64; LANES] = [1, 2, 4, 8, 16, 32, 64, 128];
+
+/// The lanes of `v` among the first `n` that are not zero, as the bits of a batch's lanes
+/// from `at` (the first lane's bit is bit `at`).
+#[inline(always)]
+fn lane_bits<V: Lane>(v: V, n: usize, at: usize) -> u8 {
+    let first = ((1u16 << n) - 1) as u8;
+    (v.lanes() & first) << at
 }
 
 /// The square of the slider whose move in direction `dir` of [`DIRS`] reached `to` on a board

@@ -128,6 +128,8 @@ pub(crate) trait Lane:
     ) -> [u64; LANES];
     /// The lanes, stored in the first words of `out`, one to a lane.
     fn store(self, out: &mut [u64]);
+    /// Which lanes are not zero: bit `i` for lane `i`.
+    fn lanes(self) -> u8;
 }
 
 // SAFETY (every `unsafe` block of `V512`'s operations): the intrinsics need AVX-512F
