@@ -1,7 +1,8 @@
 //! The lanes in an AVX-512 register: eight boards, each operation one instruction (population
 //! count by VPOPCNTDQ, leading zeros by CD); the counter's copy compiled for them.
 
-use super::kernel::{Batch, BatchStats, CheckSets, Mover, batch_stats, count_batch};
+use super::kernel::{Batch, Mover, count_batch};
+use super::stats::{BatchStats, CheckSets, batch_stats};
 use super::{LANES, Lane};
 use crate::position::CastlePaths;
 use std::arch::x86_64::*;

@@ -104,13 +104,13 @@ pub(super) struct Counted<V> {
     pub(super) slider_attacks: V,
 }
 
-/// Where each group's checking moves stand in [`Counted::checks`] and [`CheckSets`]: the
-/// knights' here; the sliders' in each of the eight directions of [`DIRS`] from
-/// [`SLIDER_CHECKS`] (a straight move onto a bishop's check square, or a diagonal one onto a
-/// rook's, is kept in every lane with a queen of ours: it checks only if a queen made it); the
-/// pawns' single pushes, double pushes and captures to the left and to the right from
-/// [`PAWN_CHECKS`]; then the squares a rook ([`ROOK_LINES`]) and a bishop ([`BISHOP_LINES`])
-/// check their king from.
+/// Where each group's checking moves stand in [`Counted::checks`] and
+/// [`CheckSets`](super::CheckSets): the knights' here; the sliders' in each of the eight
+/// directions of [`DIRS`] from [`SLIDER_CHECKS`] (a straight move onto a bishop's check square,
+/// or a diagonal one onto a rook's, is kept in every lane with a queen of ours: it checks only
+/// if a queen made it); the pawns' single pushes, double pushes and captures to the left and to
+/// the right from [`PAWN_CHECKS`]; then the squares a rook ([`ROOK_LINES`]) and a bishop
+/// ([`BISHOP_LINES`]) check their king from.
 pub(crate) const KNIGHT_CHECKS: usize = 0;
 pub(crate) const SLIDER_CHECKS: usize = 1;
 pub(crate) const PAWN_CHECKS: usize = 9;
@@ -494,161 +494,6 @@ pub(super) fn count_batch<V: Lane, const STATS: bool>(
         c.castles = castles;
     }
     c
-}
-
-/// What the lanes tell of a batch's boards for statistics: the moves, captures and castles of
-/// the boards they classify (all but those left to the one-board leaf), each board's taken
-/// as many times as it counts; which boards (lanes, one bit each) are left to it (`each`),
-/// among them every board that counts more than once and has a move that gives or may give
-/// check; which of the others have a move that gives a direct check (`direct`), whose
-/// checking moves [`CheckSets`] holds, to be played for mates; and which have a castle that
-/// may give check (`castling`), to be played ([`CheckSets::castles`]).
-#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
-pub(crate) struct BatchStats {
-    pub(crate) moves: u64,
-    pub(crate) captures: u64,
-    pub(crate) castles: u64,
-    pub(crate) each: u8,
-    pub(crate) direct: u8,
-    pub(crate) castling: u8,
-}
-
-/// The direct checks of a batch: per set of [`CHECK_SETS`], per lane, the destinations of the
-/// moves that give direct check; and per lane, which of the sets before [`ROOK_LINES`] hold
-/// one (bit `j` for set `j`), so that a lane's checking moves are found without a test, and a
-/// branch the CPU mispredicts, for each of its sets (most of them are empty).
-/// Also per lane, their king's flights with no move made: the squares next to it with none of
-/// its pieces that no piece of ours attacks (right only in the lanes not left to the one-board
-/// leaf), from which a checking move's leaf is often known not to be mate without the move.
-/// And per lane, in the lanes [`BatchStats::castling`] marks, the castles that may give check:
-/// bit `i` for the `i`th path of [`CastlePaths::of`].
-#[derive(Clone, Copy)]
-pub(crate) struct CheckSets {
-    pub(crate) sets: [[u64; LANES]; CHECK_SETS],
-    pub(crate) groups: [u64; LANES],
-    pub(crate) flights: [u64; LANES],
-    pub(crate) castles: [u64; LANES],
-}
-
-impl CheckSets {
-    pub(crate) const EMPTY: CheckSets = CheckSets {
-        sets: [[0; LANES]; CHECK_SETS],
-        groups: [0; LANES],
-        flights: [0; LANES],
-        castles: [0; LANES],
-    };
-}
-
-/// [`BatchStats`] of the first `n` boards in the lanes from `at` of `batch` (as
-/// [`count_batch`]), the lanes' bits numbered from `at`; the lanes' check sets stored in
-/// `sets` from `at` where some lane has a direct check. The boards of the lanes `weighted`
-/// marks (bits numbered as the lanes') count `times` over: those with a move that gives or
-/// may give check are left to the one-board leaf (whether a check mates may differ between
-/// the moves such a board stands for), the others' figures multiplied.
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-pub(super) fn batch_stats<V: Lane>(
-    batch: &Batch,
-    rooks: &[u64; LANES],
-    times: &[u64; LANES],
-    weighted: u8,
-    at: usize,
-    n: usize,
-    mover: Mover,
-    paths: &CastlePaths,
-    sets: &mut CheckSets,
-) -> BatchStats {
-    let c = count_batch::<V, true>(batch, rooks, at, mover, paths);
-    let skip = c.fallback;
-    let mut any = V::splat(0);
-    for set in &c.checks[..ROOK_LINES] {
-        any = any | *set;
-    }
-    let direct = any.nonzero().less(skip);
-    let (each, checking) = (lane_bits(skip, n, at), lane_bits(direct, n, at));
-    if checking != 0 {
-        for (out, set) in sets.sets.iter_mut().zip(&c.checks) {
-            set.store(&mut out[at..]);
-        }
-        let mut groups = V::splat(0);
-        for (j, set) in c.checks[..ROOK_LINES].iter().enumerate() {
-            groups = groups.or_where(set.meets(*set), V::splat(1 << j));
-        }
-        groups.store(&mut sets.groups[at..]);
-        // Their king's flights: only for batches with a direct check, from the sliders'
-        // attacks the kernel kept and the leapers' found here.
-        let white = mover.side == Color::White;
-        let (us, them) = if white { (0, 1) } else { (1, 0) };
-        let own = batch.color::<V>(us, at);
-        let enemy = batch.color(them, at);
-        let p = batch.kind::<V>(PieceKind::Pawn.index(), at) & own;
-        let (up_l, up_r) = if white { (NW, NE) } else { (SW, SE) };
-        let our_att = c.slider_attacks
-            | step(p, up_l)
-            | step(p, up_r)
-            | knight_attacks(batch.kind::<V>(PieceKind::Knight.index(), at) & own)
-            | V::splat(attacks::king(mover.king).0);
-        let e_king = batch.kind::<V>(PieceKind::King.index(), at) & enemy;
-        king_attacks(e_king)
-            .less(enemy | our_att)
-            .store(&mut sets.flights[at..]);
-    }
-    // A castle that may check: rare (their king on our back rank or the d- or f-file).
-    let castle_lanes = c.castle_checks.nonzero().less(skip);
-    let mut castling = 0;
-    if castle_lanes.any_meets(castle_lanes) {
-        c.castle_checks.store(&mut sets.castles[at..]);
-        castling = lane_bits(castle_lanes, n, at);
-    }
-    let count = c.count.less(skip);
-    let (captures, castles) = (c.captures.less(skip), c.castles.less(skip));
-    if weighted == 0 {
-        return BatchStats {
-            moves: count.sum_first(n),
-            captures: captures.sum_first(n),
-            castles: castles.sum_first(n),
-            each,
-            direct: checking,
-            castling,
-        };
-    }
-    // Boards that count more than once: those that may check are counted by the one-board
-    // leaf, so they count zero times here.
-    let odd = weighted & (checking | castling);
-    let odd_lanes = (V::load(&LANE_BITS[at..]) & V::splat(u64::from(odd))).nonzero();
-    let times = V::load(&times[at..]).less(odd_lanes);
-    BatchStats {
-        moves: count.mul_low(times).sum_first(n),
-        captures: captures.mul_low(times).sum_first(n),
-        castles: castles.mul_low(times).sum_first(n),
-        each: each | odd,
-        direct: checking & !odd,
-        castling: castling & !odd,
-    }
-}
-
-/// Each lane's bit in the masks of a batch's lanes, one to a lane.
-const LANE_BITS: [u64; LANES] = [1, 2, 4, 8, 16, 32, 64, 128];
-
-/// The lanes of `v` among the first `n` that are not zero, as the bits of a batch's lanes
-/// from `at` (the first lane's bit is bit `at`).
-#[inline(always)]
-fn lane_bits<V: Lane>(v: V, n: usize, at: usize) -> u8 {
-    let first = ((1u16 << n) - 1) as u8;
-    (v.lanes() & first) << at
-}
-
-/// The square of the slider whose move in direction `dir` of [`DIRS`] reached `to` on a board
-/// whose pieces are `occupied` (the move not made): the first piece from `to` the other way.
-#[inline(always)]
-pub(crate) fn slider_from(to: Square, dir: usize, occupied: Bitboard) -> Square {
-    let back = opposite(dir);
-    let behind = Bitboard(KING_LINES[to.index()].rays[back]) & occupied;
-    if DIRS[back].shift > 0 {
-        behind.lsb()
-    } else {
-        behind.msb()
-    }
 }
 
 /// The side to move and its king's square: the same in every lane of a batch.

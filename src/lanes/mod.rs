@@ -18,9 +18,10 @@
 
 use crate::position::CastlePaths;
 pub(crate) use kernel::{
-    BISHOP_LINES, Batch, CheckSets, KNIGHT_CHECKS, Mover, PAWN_CHECKS,
-    ROOK_LINES, SLIDER_CHECKS, one_board_only, slider_from,
+    BISHOP_LINES, Batch, KNIGHT_CHECKS, Mover, PAWN_CHECKS, ROOK_LINES, SLIDER_CHECKS,
+    one_board_only,
 };
+pub(crate) use stats::{CheckSets, slider_from};
 use std::ops::{BitAnd, BitOr, BitXor, Not};
 
 /// Boards per batch: eight, one to a lane of an AVX-512 register, or two halves of four in
@@ -217,6 +218,7 @@ mod avx512;
 mod batches;
 mod geometry;
 mod kernel;
+mod stats;
 
 pub(crate) use avx2::V256;
 pub(crate) use avx512::V512;

@@ -1,13 +1,14 @@
 //! The statistics' leaves in AVX-512 lanes: the grandchildren of a depth-3 node (a count
 //! without a table) gathered eight at a time; their moves, captures and castles counted in the
-//! lanes, with the moves that give a direct check; a checking move after which their king
-//! surely has a step, or that a piece of theirs answers, is a check, the others are played one
-//! by one to tell a check from a mate; a castle that may give check is played. The board that
-//! stands for a depth-2 node's unplayed moves joins its siblings, counted as many times. The
-//! boards where a move may uncover a check or promote, or with a pinned slider, go to the
-//! one-board leaf instead, as does a board standing for unplayed moves with a move that gives
-//! or may give check. In AVX2 lanes the statistics were slower than one board at a time, and
-//! stay there (docs/performance.md).
+//! lanes, with the moves that give a direct check, which are counted there too on a board
+//! where their king keeps a flight that none of those moves can take away; elsewhere, a
+//! checking move after which their king surely has a step, or that a piece of theirs answers,
+//! is a check, the others are played one by one to tell a check from a mate; a castle that may
+//! give check is played. The board that stands for a depth-2 node's unplayed moves joins its
+//! siblings, counted as many times. The boards where a move may uncover a check or promote, or
+//! with a pinned slider, go to the one-board leaf instead, as does a board standing for
+//! unplayed moves with a move that gives or may give check. In AVX2 lanes the statistics were
+//! slower than one board at a time, and stay there (docs/performance.md).
 
 use super::classify::{Play, interposed, play_and_record};
 use super::leaf::{Check, castle_may_check};
@@ -103,6 +104,7 @@ impl StatsLanes {
         self.total.nodes += r.moves;
         self.total.captures += r.captures;
         self.total.castles += r.castles;
+        self.total.direct_checks += r.direct_checks;
         let mut each = r.each;
         while each != 0 {
             let i = each.trailing_zeros() as usize;
@@ -419,7 +421,7 @@ impl Leaves<Statistics> for StatsLanes {
 
 #[cfg(test)]
 mod tests {
-    use super::{StatsLanes, Steps};
+    use super::{Batch, CheckSets, LANES, Mover, StatsLanes, Steps, V512, one_board_only};
     use crate::attacks::{self, Magic};
     use crate::bitboard::Bitboard;
     use crate::movegen::legal_moves;
@@ -476,6 +478,76 @@ mod tests {
         assert!(
             open > 500 && checking > 500,
             "{open} nodes where no reply may check, {checking} where one may"
+        );
+    }
+
+    /// Where the lanes count a board's direct checks themselves, each such move, made, leaves
+    /// their king a step onto a square no piece of ours attacks (so none mates), and there are
+    /// as many as the board's moves that give direct check. Over the boards of the depth-2
+    /// nodes that the lanes classify, each alone in a batch.
+    #[test]
+    fn direct_checks_counted_in_the_lanes_leave_their_king_a_step() {
+        if !crate::cpu::has_avx512_lanes() {
+            eprintln!("this CPU has no AVX-512 lanes: nothing to check");
+            return;
+        }
+        let (mut counted, mut checks, mut left) = (0, 0, 0);
+        for pos in depth_2_nodes() {
+            let board = pos.board();
+            let us = board.side_to_move();
+            let rooks = board.castling_rooks_of(us);
+            let paths = pos.castle_path_table();
+            if board.in_check() || one_board_only(board, rooks, paths) {
+                continue;
+            }
+            let mut batch = Batch::default();
+            batch.set(0, board);
+            let mut castling = [0; LANES];
+            castling[0] = rooks.0;
+            let mut sets = CheckSets::EMPTY;
+            let mover = Mover::of_side(board, us);
+            // SAFETY: the CPU has the AVX-512 lanes' instructions (tested above).
+            let r = unsafe {
+                V512::stats(
+                    &batch,
+                    &castling,
+                    &[1; LANES],
+                    0,
+                    1,
+                    mover,
+                    paths,
+                    &mut sets,
+                )
+            };
+            if r.direct_checks == 0 {
+                left += u32::from(r.direct);
+                continue;
+            }
+            assert_eq!((r.each, r.direct), (0, 0), "{}", pos.to_fen());
+            counted += 1;
+            let eksq = board.king(!us);
+            let mut direct = 0;
+            for &mv in &legal_moves::<Magic>(&pos) {
+                let child = pos.board_after(mv);
+                if mv.kind() == MoveKind::Castle || child.checkers().is_empty() {
+                    continue;
+                }
+                assert_eq!(child.checkers(), Bitboard::from_square(mv.to()));
+                direct += 1;
+                let lifted = child.occupied() - Bitboard::from_square(eksq);
+                let step = (attacks::king(eksq) - child.color(!us))
+                    .into_iter()
+                    .any(|sq| !child.is_attacked_by::<Magic>(sq, us, lifted));
+                assert!(step, "{} after {mv:?}: no step", pos.to_fen());
+            }
+            assert_eq!(direct, r.direct_checks, "{}", pos.to_fen());
+            checks += direct;
+        }
+        // Both ways many times: the lanes count checks, and leave others to be played.
+        eprintln!("{counted} boards' {checks} direct checks counted in the lanes, {left} left");
+        assert!(
+            counted > 1000 && left > 1000,
+            "{counted} boards' {checks} direct checks counted in the lanes, {left} left"
         );
     }
 

@@ -1,0 +1,275 @@
+//! What the lanes tell of a batch's boards for leaf statistics, from the counter's sets
+//! ([`count_batch`] with `STATS`): which lanes are left to the one-board leaf, the direct
+//! checks counted in the lanes where their king keeps a flight ([`kept_flights`]), and the
+//! check sets of the others, to be played one board at a time.
+
+use super::geometry::{
+    DIRS, KING_LINES, NE, NW, SE, SW, king_attacks, knight_attacks, open, opposite, ray, step,
+};
+use super::kernel::{
+    BISHOP_LINES, Batch, CHECK_SETS, Counted, KNIGHT_CHECKS, Mover, PAWN_CHECKS, ROOK_LINES,
+    SLIDER_CHECKS, count_batch,
+};
+use super::{LANES, Lane};
+use crate::attacks;
+use crate::bitboard::Bitboard;
+use crate::position::CastlePaths;
+use crate::types::{Color, PieceKind, Square};
+
+/// What the lanes tell of a batch's boards for statistics: the moves, captures and castles of
+/// the boards they classify (all but those left to the one-board leaf), each board's taken
+/// as many times as it counts; which boards (lanes, one bit each) are left to it (`each`),
+/// among them every board that counts more than once and has a move that gives or may give
+/// check; the direct checks of the others where no checking move can take all their king's
+/// flights ([`kept_flights`]); which of the rest have a move that gives a direct check
+/// (`direct`), whose checking moves [`CheckSets`] holds, to be played for mates; and which
+/// have a castle that may give check (`castling`), to be played ([`CheckSets::castles`]).
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
+pub(crate) struct BatchStats {
+    pub(crate) moves: u64,
+    pub(crate) captures: u64,
+    pub(crate) castles: u64,
+    /// The direct checks counted in the lanes ([`kept_flights`]); the other lanes' are in
+    /// [`CheckSets`].
+    pub(crate) direct_checks: u64,
+    pub(crate) each: u8,
+    pub(crate) direct: u8,
+    pub(crate) castling: u8,
+}
+
+/// The direct checks of a batch: per set of [`CHECK_SETS`], per lane, the destinations of the
+/// moves that give direct check; and per lane, which of the sets before [`ROOK_LINES`] hold
+/// one (bit `j` for set `j`), so that a lane's checking moves are found without a test, and a
+/// branch the CPU mispredicts, for each of its sets (most of them are empty).
+/// Also per lane, their king's flights with no move made: the squares next to it with none of
+/// its pieces that no piece of ours attacks (right only in the lanes not left to the one-board
+/// leaf), from which a checking move's leaf is often known not to be mate without the move.
+/// And per lane, in the lanes [`BatchStats::castling`] marks, the castles that may give check:
+/// bit `i` for the `i`th path of [`CastlePaths::of`].
+#[derive(Clone, Copy)]
+pub(crate) struct CheckSets {
+    pub(crate) sets: [[u64; LANES]; CHECK_SETS],
+    pub(crate) groups: [u64; LANES],
+    pub(crate) flights: [u64; LANES],
+    pub(crate) castles: [u64; LANES],
+}
+
+impl CheckSets {
+    pub(crate) const EMPTY: CheckSets = CheckSets {
+        sets: [[0; LANES]; CHECK_SETS],
+        groups: [0; LANES],
+        flights: [0; LANES],
+        castles: [0; LANES],
+    };
+}
+
+/// [`BatchStats`] of the first `n` boards in the lanes from `at` of `batch` (as
+/// [`count_batch`]), the lanes' bits numbered from `at`; the lanes' check sets stored in
+/// `sets` from `at` where some lane has a direct check. The boards of the lanes `weighted`
+/// marks (bits numbered as the lanes') count `times` over: those with a move that gives or
+/// may give check are left to the one-board leaf (whether a check mates may differ between
+/// the moves such a board stands for), the others' figures multiplied.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(super) fn batch_stats<V: Lane>(
+    batch: &Batch,
+    rooks: &[u64; LANES],
+    times: &[u64; LANES],
+    weighted: u8,
+    at: usize,
+    n: usize,
+    mover: Mover,
+    paths: &CastlePaths,
+    sets: &mut CheckSets,
+) -> BatchStats {
+    let c = count_batch::<V, true>(batch, rooks, at, mover, paths);
+    let skip = c.fallback;
+    let mut any = V::splat(0);
+    for set in &c.checks[..ROOK_LINES] {
+        any = any | *set;
+    }
+    let direct = any.nonzero().less(skip);
+    let (each, checking) = (lane_bits(skip, n, at), lane_bits(direct, n, at));
+    // The lanes whose direct checks are counted here, not one board at a time: their number,
+    // and the lanes (bits as `checking`'s).
+    let mut direct_checks = V::splat(0);
+    let mut counted = 0;
+    if checking != 0 {
+        for (out, set) in sets.sets.iter_mut().zip(&c.checks) {
+            set.store(&mut out[at..]);
+        }
+        let mut groups = V::splat(0);
+        for (j, set) in c.checks[..ROOK_LINES].iter().enumerate() {
+            groups = groups.or_where(set.meets(*set), V::splat(1 << j));
+        }
+        groups.store(&mut sets.groups[at..]);
+        // Their king's flights: only for batches with a direct check, from the sliders'
+        // attacks the kernel kept and the leapers' found here.
+        let white = mover.side == Color::White;
+        let (us, them) = if white { (0, 1) } else { (1, 0) };
+        let own = batch.color::<V>(us, at);
+        let enemy = batch.color(them, at);
+        let p = batch.kind::<V>(PieceKind::Pawn.index(), at) & own;
+        let (up_l, up_r) = if white { (NW, NE) } else { (SW, SE) };
+        let our_att = c.slider_attacks
+            | step(p, up_l)
+            | step(p, up_r)
+            | knight_attacks(batch.kind::<V>(PieceKind::Knight.index(), at) & own)
+            | V::splat(attacks::king(mover.king).0);
+        let e_king = batch.kind::<V>(PieceKind::King.index(), at) & enemy;
+        let flights = king_attacks(e_king).less(enemy | our_att);
+        flights.store(&mut sets.flights[at..]);
+        let kept = kept_flights(batch, &c, at, mover, e_king, flights, direct);
+        let resolved = direct & kept.nonzero();
+        counted = lane_bits(resolved, n, at);
+        if counted != 0 {
+            direct_checks = check_count(&c) & resolved;
+        }
+    }
+    // A castle that may check: rare (their king on our back rank or the d- or f-file).
+    let castle_lanes = c.castle_checks.nonzero().less(skip);
+    let mut castling = 0;
+    if castle_lanes.any_meets(castle_lanes) {
+        c.castle_checks.store(&mut sets.castles[at..]);
+        castling = lane_bits(castle_lanes, n, at);
+    }
+    let count = c.count.less(skip);
+    let (captures, castles) = (c.captures.less(skip), c.castles.less(skip));
+    if weighted == 0 {
+        return BatchStats {
+            moves: count.sum_first(n),
+            captures: captures.sum_first(n),
+            castles: castles.sum_first(n),
+            direct_checks: direct_checks.sum_first(n),
+            each,
+            direct: checking & !counted,
+            castling,
+        };
+    }
+    // Boards that count more than once: those that may check are counted by the one-board
+    // leaf, so they count zero times here.
+    let odd = weighted & (checking | castling);
+    let odd_lanes = (V::load(&LANE_BITS[at..]) & V::splat(u64::from(odd))).nonzero();
+    let times = V::load(&times[at..]).less(odd_lanes);
+    BatchStats {
+        moves: count.mul_low(times).sum_first(n),
+        captures: captures.mul_low(times).sum_first(n),
+        castles: castles.mul_low(times).sum_first(n),
+        direct_checks: direct_checks.mul_low(times).sum_first(n),
+        each: each | odd,
+        direct: checking & !odd & !counted,
+        castling: castling & !odd,
+    }
+}
+
+/// Each lane's bit in the masks of a batch's lanes, one to a lane.
+const LANE_BITS: [u64; LANES] = [1, 2, 4, 8, 16, 32, 64, 128];
+
+/// The lanes of `v` among the first `n` that are not zero, as the bits of a batch's lanes
+/// from `at` (the first lane's bit is bit `at`).
+#[inline(always)]
+fn lane_bits<V: Lane>(v: V, n: usize, at: usize) -> u8 {
+    let first = ((1u16 << n) - 1) as u8;
+    (v.lanes() & first) << at
+}
+
+/// Per lane, their king's `flights` (with no move made) that every move giving direct check
+/// leaves it: the lanes where some are left have no mate among those checks. Where a flight
+/// holds none of their pieces and no piece of ours attacks it, a move of ours that gives
+/// direct check takes it away only by landing on it, by attacking it from where it lands, or
+/// by opening a line to it for one of our sliders through the square it leaves (no other
+/// attack of ours changes, as no move of these lanes uncovers a check, and with their king
+/// lifted off the board, no line through it is opened but the checker's). So a flight is left
+/// by every checking move if none lands on it, none of the pieces leaping to a checking
+/// square attacks it from there, and no slider of ours, nor any piece sliding to a checking
+/// square, reaches it along a line that only their pieces other than their king block: our
+/// pieces are seen through, as the square a move leaves is one of them. A lane where a
+/// straight move lands on a square only a bishop checks from (or a diagonal one where only a
+/// rook does) is left out: the move checks only if a queen made it, which the sets do not
+/// tell; so is a lane where two knights of ours check from the same square, which their set
+/// holds once.
+#[inline(always)]
+fn kept_flights<V: Lane>(
+    batch: &Batch,
+    c: &Counted<V>,
+    at: usize,
+    mover: Mover,
+    e_king: V,
+    flights: V,
+    direct: V,
+) -> V {
+    let white = mover.side == Color::White;
+    let (us, them) = if white { (0, 1) } else { (1, 0) };
+    let own = batch.color::<V>(us, at);
+    let blockers = batch.color::<V>(them, at).less(e_king);
+    let queens = batch.kind::<V>(PieceKind::Queen.index(), at) & own;
+    let straight = (batch.kind::<V>(PieceKind::Rook.index(), at) & own) | queens;
+    let diagonal = (batch.kind::<V>(PieceKind::Bishop.index(), at) & own) | queens;
+    let (rook_lines, bishop_lines) = (c.checks[ROOK_LINES], c.checks[BISHOP_LINES]);
+    let s = SLIDER_CHECKS;
+    let (mut by_rook, mut by_bishop) = (V::splat(0), V::splat(0));
+    for i in 0..4 {
+        by_rook = by_rook | c.checks[s + i];
+        by_bishop = by_bishop | c.checks[s + 4 + i];
+    }
+    // Squares a knight move of ours reaches from two knights: counted once in their set.
+    let knights = batch.kind::<V>(PieceKind::Knight.index(), at) & own;
+    let (mut once, mut twice) = (V::splat(0), V::splat(0));
+    for sq in mover.knights {
+        let here = knights.meets(V::splat(Bitboard::from_square(sq).0));
+        let reach = V::splat(attacks::knight(sq).0);
+        twice = twice.or_where(here, once & reach);
+        once = once.or_where(here, reach);
+    }
+    let uncounted = (by_rook & bishop_lines.less(rook_lines))
+        | (by_bishop & rook_lines.less(bishop_lines))
+        | (c.checks[KNIGHT_CHECKS] & twice);
+    let p = PAWN_CHECKS;
+    let pawn_squares = c.checks[p] | c.checks[p + 1] | c.checks[p + 2] | c.checks[p + 3];
+    let (up_l, up_r) = if white { (NW, NE) } else { (SW, SE) };
+    let landing = by_rook | by_bishop | c.checks[KNIGHT_CHECKS] | pawn_squares;
+    let leaping = knight_attacks(c.checks[KNIGHT_CHECKS])
+        | step(pawn_squares, up_l)
+        | step(pawn_squares, up_r);
+    let left = flights.less(landing | leaping).less(uncounted.nonzero());
+    // Where no lane with a direct check has a flight left by now, no line need be followed.
+    if !(left.nonzero() & direct).any_meets(direct) {
+        return V::splat(0);
+    }
+    let mut seen = V::splat(0);
+    // A queen that lands on a checking square attacks along both kinds of line from it.
+    let q = queens.nonzero();
+    let from_straight = straight | by_rook | (by_bishop & q);
+    let from_diagonal = diagonal | by_bishop | (by_rook & q);
+    let empty = !blockers;
+    unroll8!(I => {
+        let d = DIRS[I];
+        let src = if I < 4 { from_straight } else { from_diagonal };
+        seen = seen | ray(src, &open(empty, d), d);
+    });
+    left.less(seen)
+}
+
+/// How many moves of each lane give a direct check ([`Counted::checks`]): each square of each
+/// set is reached by one piece (the lanes [`kept_flights`] leaves out aside).
+#[inline(always)]
+fn check_count<V: Lane>(c: &Counted<V>) -> V {
+    let mut n = V::splat(0);
+    for set in &c.checks[..ROOK_LINES] {
+        n = n.add(set.popcnt());
+    }
+    n
+}
+
+/// The square of the slider whose move in direction `dir` of [`DIRS`] reached `to` on a board
+/// whose pieces are `occupied` (the move not made): the first piece from `to` the other way.
+#[inline(always)]
+pub(crate) fn slider_from(to: Square, dir: usize, occupied: Bitboard) -> Square {
+    let back = opposite(dir);
+    let behind = Bitboard(KING_LINES[to.index()].rays[back]) & occupied;
+    if DIRS[back].shift > 0 {
+        behind.lsb()
+    } else {
+        behind.msb()
+    }
+}
