@@ -120,10 +120,10 @@ pub(super) fn batch_stats<V: Lane>(
         let flights = king_attacks(e_king).less(enemy | our_att);
         flights.store(&mut sets.flights[at..]);
         let kept = kept_flights(batch, &c, at, mover, e_king, flights, direct);
-        let resolved = direct & kept.nonzero();
+        let resolved = direct & kept.flights.nonzero();
         counted = lane_bits(resolved, n, at);
         if counted != 0 {
-            direct_checks = check_count(&c) & resolved;
+            direct_checks = kept.checks & resolved;
         }
     }
     // A castle that may check: rare (their king on our back rank or the d- or f-file).
@@ -173,21 +173,30 @@ fn lane_bits<V: Lane>(v: V, n: usize, at: usize) -> u8 {
     (v.lanes() & first) << at
 }
 
+/// What [`kept_flights`] finds in each lane.
+struct Kept<V> {
+    /// Their king's flights that every direct check leaves it (none where the lanes do not
+    /// count the checks).
+    flights: V,
+    /// The direct checks, where some flight is kept.
+    checks: V,
+}
+
 /// Per lane, their king's `flights` (with no move made) that every move giving direct check
-/// leaves it: the lanes where some are left have no mate among those checks. Where a flight
-/// holds none of their pieces and no piece of ours attacks it, a move of ours that gives
-/// direct check takes it away only by landing on it, by attacking it from where it lands, or
-/// by opening a line to it for one of our sliders through the square it leaves (no other
-/// attack of ours changes, as no move of these lanes uncovers a check, and with their king
-/// lifted off the board, no line through it is opened but the checker's). So a flight is left
-/// by every checking move if none lands on it, none of the pieces leaping to a checking
-/// square attacks it from there, and no slider of ours, nor any piece sliding to a checking
-/// square, reaches it along a line that only their pieces other than their king block: our
-/// pieces are seen through, as the square a move leaves is one of them. A lane where a
-/// straight move lands on a square only a bishop checks from (or a diagonal one where only a
-/// rook does) is left out: the move checks only if a queen made it, which the sets do not
-/// tell; so is a lane where two knights of ours check from the same square, which their set
-/// holds once.
+/// leaves it, and the number of those moves: the lanes where some flight is left have no mate
+/// among those checks. Where a flight holds none of their pieces and no piece of ours attacks
+/// it, a move of ours that gives direct check takes it away only by landing on it, by attacking
+/// it from where it lands, or by opening a line to it for one of our sliders through the square
+/// it leaves (no other attack of ours changes, as no move of these lanes uncovers a check, and
+/// with their king lifted off the board, no line through it is opened but the checker's). So a
+/// flight is left by every checking move if none lands on it, none of the pieces leaping to a
+/// checking square attacks it from there, and no slider of ours, nor any piece sliding to a
+/// checking square, reaches it along a line that only their pieces other than their king
+/// block: our pieces are seen through, as the square a move leaves is one of them. A straight
+/// move onto a square only a bishop checks from (or a diagonal one where only a rook does) is
+/// kept in the sets for a queen's sake: it checks where a queen's line in the move's direction
+/// reaches it, followed where some lane has one. A lane where two knights of ours check from
+/// the same square, which their set holds once, is left out.
 #[inline(always)]
 fn kept_flights<V: Lane>(
     batch: &Batch,
@@ -197,21 +206,15 @@ fn kept_flights<V: Lane>(
     e_king: V,
     flights: V,
     direct: V,
-) -> V {
+) -> Kept<V> {
+    let none = Kept {
+        flights: V::splat(0),
+        checks: V::splat(0),
+    };
     let white = mover.side == Color::White;
     let (us, them) = if white { (0, 1) } else { (1, 0) };
     let own = batch.color::<V>(us, at);
-    let blockers = batch.color::<V>(them, at).less(e_king);
-    let queens = batch.kind::<V>(PieceKind::Queen.index(), at) & own;
-    let straight = (batch.kind::<V>(PieceKind::Rook.index(), at) & own) | queens;
-    let diagonal = (batch.kind::<V>(PieceKind::Bishop.index(), at) & own) | queens;
-    let (rook_lines, bishop_lines) = (c.checks[ROOK_LINES], c.checks[BISHOP_LINES]);
-    let s = SLIDER_CHECKS;
-    let (mut by_rook, mut by_bishop) = (V::splat(0), V::splat(0));
-    for i in 0..4 {
-        by_rook = by_rook | c.checks[s + i];
-        by_bishop = by_bishop | c.checks[s + 4 + i];
-    }
+    let enemy = batch.color::<V>(them, at);
     // Squares a knight move of ours reaches from two knights: counted once in their set.
     let knights = batch.kind::<V>(PieceKind::Knight.index(), at) & own;
     let (mut once, mut twice) = (V::splat(0), V::splat(0));
@@ -221,9 +224,20 @@ fn kept_flights<V: Lane>(
         twice = twice.or_where(here, once & reach);
         once = once.or_where(here, reach);
     }
-    let uncounted = (by_rook & bishop_lines.less(rook_lines))
-        | (by_bishop & rook_lines.less(bishop_lines))
-        | (c.checks[KNIGHT_CHECKS] & twice);
+    let uncounted = (c.checks[KNIGHT_CHECKS] & twice).nonzero();
+    let (rook_lines, bishop_lines) = (c.checks[ROOK_LINES], c.checks[BISHOP_LINES]);
+    let (mut by_rook, mut by_bishop) = (V::splat(0), V::splat(0));
+    let mut odd = [V::splat(0); 8];
+    for (i, odd) in odd.iter_mut().enumerate() {
+        let set = c.checks[SLIDER_CHECKS + i];
+        if i < 4 {
+            *odd = set & bishop_lines.less(rook_lines);
+            by_rook = by_rook | set;
+        } else {
+            *odd = set & rook_lines.less(bishop_lines);
+            by_bishop = by_bishop | set;
+        }
+    }
     let p = PAWN_CHECKS;
     let pawn_squares = c.checks[p] | c.checks[p + 1] | c.checks[p + 2] | c.checks[p + 3];
     let (up_l, up_r) = if white { (NW, NE) } else { (SW, SE) };
@@ -231,34 +245,45 @@ fn kept_flights<V: Lane>(
     let leaping = knight_attacks(c.checks[KNIGHT_CHECKS])
         | step(pawn_squares, up_l)
         | step(pawn_squares, up_r);
-    let left = flights.less(landing | leaping).less(uncounted.nonzero());
+    let left = flights.less(landing | leaping).less(uncounted);
     // Where no lane with a direct check has a flight left by now, no line need be followed.
     if !(left.nonzero() & direct).any_meets(direct) {
-        return V::splat(0);
+        return none;
     }
+    let queens = batch.kind::<V>(PieceKind::Queen.index(), at) & own;
+    let straight = (batch.kind::<V>(PieceKind::Rook.index(), at) & own) | queens;
+    let diagonal = (batch.kind::<V>(PieceKind::Bishop.index(), at) & own) | queens;
+    // The checks: each square of each set is reached by one piece, the first behind it;
+    // a square only a queen checks from is a check where that piece is a queen.
+    let mut checks = c.checks[KNIGHT_CHECKS].popcnt();
+    for set in &c.checks[PAWN_CHECKS..ROOK_LINES] {
+        checks = checks.add(set.popcnt());
+    }
+    let empty_now = !(own | enemy);
+    unroll8!(I => {
+        let d = DIRS[I];
+        let mut set = c.checks[SLIDER_CHECKS + I];
+        if odd[I].any_meets(odd[I]) {
+            let by_queen = ray(queens, &open(empty_now, d), d);
+            set = set.less(odd[I].less(by_queen));
+        }
+        checks = checks.add(set.popcnt());
+    });
     let mut seen = V::splat(0);
     // A queen that lands on a checking square attacks along both kinds of line from it.
     let q = queens.nonzero();
     let from_straight = straight | by_rook | (by_bishop & q);
     let from_diagonal = diagonal | by_bishop | (by_rook & q);
-    let empty = !blockers;
+    let empty = !enemy.less(e_king);
     unroll8!(I => {
         let d = DIRS[I];
         let src = if I < 4 { from_straight } else { from_diagonal };
         seen = seen | ray(src, &open(empty, d), d);
     });
-    left.less(seen)
-}
-
-/// How many moves of each lane give a direct check ([`Counted::checks`]): each square of each
-/// set is reached by one piece (the lanes [`kept_flights`] leaves out aside).
-#[inline(always)]
-fn check_count<V: Lane>(c: &Counted<V>) -> V {
-    let mut n = V::splat(0);
-    for set in &c.checks[..ROOK_LINES] {
-        n = n.add(set.popcnt());
+    Kept {
+        flights: left.less(seen),
+        checks,
     }
-    n
 }
 
 /// The square of the slider whose move in direction `dir` of [`DIRS`] reached `to` on a board
