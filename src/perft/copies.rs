@@ -207,7 +207,8 @@ fn lanes_perft_3<S: Sliders, B: Build, V: Lane>(pos: &mut Position) -> u64 {
     lanes.finish(pos.castle_path_table())
 }
 
-/// The AVX-512 lanes: the plain count, and the statistics of a depth-3 node's grandchildren.
+/// The AVX-512 lanes: the plain count, and the statistics of a depth-3 node's grandchildren or
+/// (through a table) a depth-2 node's children.
 #[cfg(target_arch = "x86_64")]
 impl LastPly for V512 {
     #[inline(always)]
@@ -218,12 +219,15 @@ impl LastPly for V512 {
     fn perft_3<S: Sliders, B: Build>(pos: &mut Position) -> u64 {
         lanes_perft_3::<S, B, V512>(pos)
     }
-    /// One board at a time: the lanes pay for the statistics only with batches shared by a
-    /// depth-3 node's grandchildren ([`LastPly::stats_3`]); a depth-2 node's own batches (a
-    /// count through a table looks up each depth-2 node) made them slower (docs/performance.md).
+    /// A depth-2 node's own batches (a count through a table looks up each depth-2 node): the
+    /// last of them part-empty, yet faster than one board at a time now that the lanes count
+    /// most direct checks themselves (docs/performance.md).
     #[inline(always)]
     fn stats_2<S: Sliders, B: Build>(pos: &Position) -> Stats<u64> {
-        OneBoard::stats_2::<S, B>(pos)
+        // SAFETY: a copy counting in the AVX-512 lanes runs only where a `Simd` of their kind
+        // could be made: the CPU has their instructions.
+        let lanes = unsafe { StatsLanes::of_side(pos.board(), !pos.side_to_move()) };
+        perft_2_as::<S, B, Statistics, _>(pos, lanes)
     }
     /// As [`lanes_perft_3`]: the grandchildren of all of `pos`'s children share the lanes.
     #[inline(always)]
