@@ -196,16 +196,6 @@ impl Simd {
         }
     }
 
-    /// The code the statistics run when asked for this one: the same, but one board at a time
-    /// where it would be AVX2 lanes (in which the statistics were slower than one board at a
-    /// time; they have AVX-512 lanes only).
-    pub fn for_statistics(self) -> Simd {
-        match self.kind {
-            SimdKind::Avx512 => self,
-            _ => self.without_lanes(),
-        }
-    }
-
     /// Which code it is.
     pub fn kind(self) -> SimdKind {
         self.kind

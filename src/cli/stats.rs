@@ -56,7 +56,7 @@ pub struct StatsJob {
 
 impl SliderJob for StatsJob {
     fn run<S: Sliders>(self) -> Result<ExitCode> {
-        let (threads, simd) = (self.counts.threads, self.counts.simd.for_statistics());
+        let (threads, simd) = (self.counts.threads, self.counts.simd);
         let table: Option<StatsTable> = self
             .counts
             .table(|| estimate_leaves::<S>(&self.pos, self.depth), self.depth)?;

@@ -3,6 +3,7 @@
 //! a smear; the counter's copies compiled for x86-64-v3.
 
 use super::kernel::{Batch, Mover, count_batch};
+use super::stats::{BatchStats, CheckSets, batch_stats};
 use super::{LANES, Lane};
 use crate::position::CastlePaths;
 use std::arch::x86_64::*;
@@ -159,6 +160,20 @@ impl Lane for V256 {
         unsafe { count_each_avx2(batch, rooks, mover, paths) }
     }
     #[inline(always)]
+    unsafe fn stats(
+        batch: &Batch,
+        rooks: &[u64; LANES],
+        times: &[u64; LANES],
+        weighted: u8,
+        n: usize,
+        mover: Mover,
+        paths: &CastlePaths,
+        sets: &mut CheckSets,
+    ) -> BatchStats {
+        // SAFETY: the caller's.
+        unsafe { stats_avx2(batch, rooks, times, weighted, n, mover, paths, sets) }
+    }
+    #[inline(always)]
     fn store(self, out: &mut [u64]) {
         assert!(out.len() >= 4);
         unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), self.0) };
@@ -200,6 +215,49 @@ crate::cpu::x86_64_v3! {
             total += count_half_avx2(batch, rooks, times, 4, n - 4, mover, paths);
         }
         total
+    }
+}
+
+crate::cpu::x86_64_v3! {
+    /// [`Lane::stats`]: the batch in two halves of four lanes.
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    fn stats_avx2(
+        batch: &Batch,
+        rooks: &[u64; LANES],
+        times: &[u64; LANES],
+        weighted: u8,
+        n: usize,
+        mover: Mover,
+        paths: &CastlePaths,
+        sets: &mut CheckSets,
+    ) -> BatchStats {
+        let mut r = stats_half_avx2(batch, rooks, times, weighted, 0, n.min(4), mover, paths, sets);
+        if n > 4 {
+            let h = stats_half_avx2(batch, rooks, times, weighted, 4, n - 4, mover, paths, sets);
+            r = r.join(h);
+        }
+        r
+    }
+}
+
+crate::cpu::x86_64_v3! {
+    /// The statistics of the `n` boards from lane `at`, in AVX2 registers: a function of its
+    /// own, as [`count_half_avx2`].
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    fn stats_half_avx2(
+        batch: &Batch,
+        rooks: &[u64; LANES],
+        times: &[u64; LANES],
+        weighted: u8,
+        at: usize,
+        n: usize,
+        mover: Mover,
+        paths: &CastlePaths,
+        sets: &mut CheckSets,
+    ) -> BatchStats {
+        batch_stats::<V256>(batch, rooks, times, weighted, at, n, mover, paths, sets)
     }
 }
 

@@ -138,6 +138,20 @@ impl Lane for V512 {
         unsafe { count_each_avx512(batch, rooks, mover, paths) }
     }
     #[inline(always)]
+    unsafe fn stats(
+        batch: &Batch,
+        rooks: &[u64; LANES],
+        times: &[u64; LANES],
+        weighted: u8,
+        n: usize,
+        mover: Mover,
+        paths: &CastlePaths,
+        sets: &mut CheckSets,
+    ) -> BatchStats {
+        // SAFETY: the caller's.
+        unsafe { stats_avx512(batch, rooks, times, weighted, n, mover, paths, sets) }
+    }
+    #[inline(always)]
     fn store(self, out: &mut [u64]) {
         assert!(out.len() >= 8);
         unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast(), self.0) };
@@ -174,30 +188,6 @@ crate::cpu::avx512_lanes! {
         count_batch::<V512, false>(batch, rooks, 0, mover, paths).count
             .mul_low(V512::load(times))
             .sum_first(n)
-    }
-}
-
-impl V512 {
-    /// The statistics the lanes give of the first `n` boards of `batch` (see [`BatchStats`]),
-    /// the direct checks' destinations in `sets`. Only these lanes count statistics: in AVX2
-    /// lanes they were slower than one board at a time (docs/performance.md).
-    ///
-    /// # Safety
-    /// As [`Lane::count`].
-    #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) unsafe fn stats(
-        batch: &Batch,
-        rooks: &[u64; LANES],
-        times: &[u64; LANES],
-        weighted: u8,
-        n: usize,
-        mover: Mover,
-        paths: &CastlePaths,
-        sets: &mut CheckSets,
-    ) -> BatchStats {
-        // SAFETY: the caller's.
-        unsafe { stats_avx512(batch, rooks, times, weighted, n, mover, paths, sets) }
     }
 }
 

@@ -21,7 +21,7 @@ pub(crate) use kernel::{
     BISHOP_LINES, Batch, KNIGHT_CHECKS, Mover, PAWN_CHECKS, ROOK_LINES, SLIDER_CHECKS,
     one_board_only,
 };
-pub(crate) use stats::{CheckSets, slider_from};
+pub(crate) use stats::{BatchStats, CheckSets, slider_from};
 use std::ops::{BitAnd, BitOr, BitXor, Not};
 
 /// Boards per batch: eight, one to a lane of an AVX-512 register, or two halves of four in
@@ -127,6 +127,22 @@ pub(crate) trait Lane:
         mover: Mover,
         paths: &CastlePaths,
     ) -> [u64; LANES];
+    /// The statistics the lanes give of the first `n` boards of `batch` (see [`BatchStats`]),
+    /// the direct checks' destinations in `sets`.
+    ///
+    /// # Safety
+    /// As [`Lane::count`].
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn stats(
+        batch: &Batch,
+        rooks: &[u64; LANES],
+        times: &[u64; LANES],
+        weighted: u8,
+        n: usize,
+        mover: Mover,
+        paths: &CastlePaths,
+        sets: &mut CheckSets,
+    ) -> BatchStats;
     /// The lanes, stored in the first words of `out`, one to a lane.
     fn store(self, out: &mut [u64]);
     /// Which lanes are not zero: bit `i` for lane `i`.

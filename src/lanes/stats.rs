@@ -37,6 +37,22 @@ pub(crate) struct BatchStats {
     pub(crate) castling: u8,
 }
 
+impl BatchStats {
+    /// The statistics of two parts of a batch together (their lanes' bits apart).
+    #[inline(always)]
+    pub(super) fn join(self, o: BatchStats) -> BatchStats {
+        BatchStats {
+            moves: self.moves + o.moves,
+            captures: self.captures + o.captures,
+            castles: self.castles + o.castles,
+            direct_checks: self.direct_checks + o.direct_checks,
+            each: self.each | o.each,
+            direct: self.direct | o.direct,
+            castling: self.castling | o.castling,
+        }
+    }
+}
+
 /// The direct checks of a batch: per set of [`CHECK_SETS`], per lane, the destinations of the
 /// moves that give direct check; and per lane, which of the sets before [`ROOK_LINES`] hold
 /// one (bit `j` for set `j`), so that a lane's checking moves are found without a test, and a

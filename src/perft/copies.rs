@@ -207,8 +207,37 @@ fn lanes_perft_3<S: Sliders, B: Build, V: Lane>(pos: &mut Position) -> u64 {
     lanes.finish(pos.castle_path_table())
 }
 
-/// The AVX-512 lanes: the plain count, and the statistics of a depth-3 node's grandchildren or
-/// (through a table) a depth-2 node's children.
+/// The statistics in the lanes of `V`: a depth-2 node's own batches (a count through a table
+/// looks up each depth-2 node), the last of them part-empty, yet faster than one board at a
+/// time now that the lanes count most direct checks themselves (docs/performance.md).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn lanes_stats_2<S: Sliders, B: Build, V: Lane>(pos: &Position) -> Stats<u64> {
+    // SAFETY: a copy counting in `V`'s lanes runs only where a `Simd` of their kind could be
+    // made: the CPU has their instructions.
+    let lanes = unsafe { StatsLanes::<V>::of_side(pos.board(), !pos.side_to_move()) };
+    perft_2_as::<S, B, Statistics, _>(pos, lanes)
+}
+
+/// The statistics in the lanes of `V`, to depth 3: as [`lanes_perft_3`], the grandchildren of
+/// all of `pos`'s children share the lanes.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn lanes_stats_3<S: Sliders, B: Build, V: Lane>(pos: &mut Position) -> Stats<u64> {
+    let mut moves = MoveList::new();
+    movegen::generate::<S, MoveList, true>(pos, &mut moves);
+    // SAFETY: as in `lanes_stats_2`: the CPU has `V`'s instructions.
+    let mut lanes = unsafe { StatsLanes::<V>::of_side(pos.board(), pos.side_to_move()) };
+    for &mv in &moves {
+        let undo = pos.make(mv);
+        lanes.rebase::<S, B>(pos.board(), pos.castle_path_table());
+        perft_2_into::<S, B, Statistics, _>(pos, &mut lanes);
+        pos.unmake(mv, &undo);
+    }
+    Leaves::<Statistics>::finish::<S, B>(&mut lanes, pos.castle_path_table())
+}
+
+/// The AVX-512 lanes: the plain count and the statistics.
 #[cfg(target_arch = "x86_64")]
 impl LastPly for V512 {
     #[inline(always)]
@@ -219,37 +248,17 @@ impl LastPly for V512 {
     fn perft_3<S: Sliders, B: Build>(pos: &mut Position) -> u64 {
         lanes_perft_3::<S, B, V512>(pos)
     }
-    /// A depth-2 node's own batches (a count through a table looks up each depth-2 node): the
-    /// last of them part-empty, yet faster than one board at a time now that the lanes count
-    /// most direct checks themselves (docs/performance.md).
     #[inline(always)]
     fn stats_2<S: Sliders, B: Build>(pos: &Position) -> Stats<u64> {
-        // SAFETY: a copy counting in the AVX-512 lanes runs only where a `Simd` of their kind
-        // could be made: the CPU has their instructions.
-        let lanes = unsafe { StatsLanes::of_side(pos.board(), !pos.side_to_move()) };
-        perft_2_as::<S, B, Statistics, _>(pos, lanes)
+        lanes_stats_2::<S, B, V512>(pos)
     }
-    /// As [`lanes_perft_3`]: the grandchildren of all of `pos`'s children share the lanes.
     #[inline(always)]
     fn stats_3<S: Sliders, B: Build>(pos: &mut Position) -> Stats<u64> {
-        let mut moves = MoveList::new();
-        movegen::generate::<S, MoveList, true>(pos, &mut moves);
-        // SAFETY: a copy counting in the AVX-512 lanes runs only where a `Simd` of their kind
-        // could be made: the CPU has their instructions.
-        let mut lanes = unsafe { StatsLanes::of_side(pos.board(), pos.side_to_move()) };
-        for &mv in &moves {
-            let undo = pos.make(mv);
-            lanes.rebase::<S, B>(pos.board(), pos.castle_path_table());
-            perft_2_into::<S, B, Statistics, _>(pos, &mut lanes);
-            pos.unmake(mv, &undo);
-        }
-        Leaves::<Statistics>::finish::<S, B>(&mut lanes, pos.castle_path_table())
+        lanes_stats_3::<S, B, V512>(pos)
     }
 }
 
-/// The AVX2 lanes: the plain count only. Statistics in AVX2 lanes were slower than one board at
-/// a time (docs/performance.md), so a statistics count with these lanes is never chosen
-/// ([`count_leaves`]); the statistics below count one board at a time, as they would.
+/// The AVX2 lanes: the plain count and the statistics.
 #[cfg(target_arch = "x86_64")]
 impl LastPly for V256 {
     #[inline(always)]
@@ -262,11 +271,11 @@ impl LastPly for V256 {
     }
     #[inline(always)]
     fn stats_2<S: Sliders, B: Build>(pos: &Position) -> Stats<u64> {
-        OneBoard::stats_2::<S, B>(pos)
+        lanes_stats_2::<S, B, V256>(pos)
     }
     #[inline(always)]
     fn stats_3<S: Sliders, B: Build>(pos: &mut Position) -> Stats<u64> {
-        OneBoard::stats_3::<S, B>(pos)
+        lanes_stats_3::<S, B, V256>(pos)
     }
 }
 
@@ -283,11 +292,11 @@ pub(crate) fn count_leaves<S: Sliders, L: Leaf>(
         // SAFETY (of what the copies' `Build` methods assume): a `Simd` of these kinds is only
         // made where the CPU runs them.
         #[cfg(target_arch = "x86_64")]
-        SimdKind::Avx512 if L::AVX512_LANES && simd.lanes() => {
+        SimdKind::Avx512 if L::LANES && simd.lanes() => {
             count_in::<S, v3::V3<V512>, L>(pos, depth, table)
         }
         #[cfg(target_arch = "x86_64")]
-        SimdKind::Avx2 if L::PLAIN && simd.lanes() => {
+        SimdKind::Avx2 if L::LANES && simd.lanes() => {
             count_in::<S, v3::V3<V256>, L>(pos, depth, table)
         }
         #[cfg(target_arch = "x86_64")]

@@ -32,10 +32,10 @@ pub(crate) trait Leaf {
     /// where the copy has them (the lanes are x86-64's alone).
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     const PLAIN: bool;
-    /// Whether the last plies are counted in AVX-512 lanes where the copy has them: a plain
-    /// count's, and the statistics' (in AVX2 lanes they were slower than one board at a time).
+    /// Whether the last plies are counted in lanes where the copy has them: a plain count's,
+    /// and the statistics'.
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-    const AVX512_LANES: bool = Self::PLAIN;
+    const LANES: bool = Self::PLAIN;
     /// The total of depth 0: the position itself, reached by no move.
     const ROOT: Self::Narrow;
     /// The total of the one leaf the legal move `mv` of `pos` leads to (a divide at depth 1).

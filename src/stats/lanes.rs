@@ -1,14 +1,14 @@
-//! The statistics' leaves in AVX-512 lanes: the grandchildren of a depth-3 node (a count
-//! without a table) gathered eight at a time; their moves, captures and castles counted in the
-//! lanes, with the moves that give a direct check, which are counted there too on a board
-//! where their king keeps a flight that none of those moves can take away; elsewhere, a
+//! The statistics' leaves in lanes: the grandchildren of a depth-3 node (a count without a
+//! table), or a depth-2 node's children (through one), gathered eight at a time (in AVX2, as
+//! two halves of four); their moves, captures and castles counted in the lanes, with the moves
+//! that give a direct check, which are counted there too on a board where their king keeps a
+//! flight that none of those moves can take away; elsewhere, a
 //! checking move after which their king surely has a step, or that a piece of theirs answers,
 //! is a check, the others are played one by one to tell a check from a mate; a castle that may
 //! give check is played. The board that stands for a depth-2 node's unplayed moves joins its
 //! siblings, counted as many times. The boards where a move may uncover a check or promote, or
 //! with a pinned slider, go to the one-board leaf instead, as does a board standing for
-//! unplayed moves with a move that gives or may give check. In AVX2 lanes the statistics were
-//! slower than one board at a time, and stay there (docs/performance.md).
+//! unplayed moves with a move that gives or may give check.
 
 use super::classify::{Play, interposed, play_and_record};
 use super::leaf::{Check, castle_may_check};
@@ -16,17 +16,18 @@ use super::{Statistics, Stats};
 use crate::attacks::{self, Sliders};
 use crate::bitboard::Bitboard;
 use crate::lanes::{
-    BISHOP_LINES, Batch, CheckSets, KNIGHT_CHECKS, LANES, Mover, PAWN_CHECKS, ROOK_LINES,
-    SLIDER_CHECKS, V512, one_board_only, slider_from,
+    BISHOP_LINES, Batch, CheckSets, KNIGHT_CHECKS, LANES, Lane, Mover, PAWN_CHECKS, ROOK_LINES,
+    SLIDER_CHECKS, one_board_only, slider_from,
 };
 use crate::perft::{BoardLeaf, Build, Leaves};
 use crate::position::{Board, CastlePaths, Position};
 use crate::types::{Color, Move, MoveKind, PieceKind, Square};
 use crate::unchanged_replies::Inert;
+use std::marker::PhantomData;
 
 /// Boards gathered into batches as the depth-2 pass hands them over, classified eight at a
 /// time in the AVX-512 lanes (see the module documentation).
-pub(crate) struct StatsLanes {
+pub(crate) struct StatsLanes<V> {
     batch: Batch,
     /// Each lane's castling rooks of the side to move.
     castling: [u64; LANES],
@@ -41,16 +42,18 @@ pub(crate) struct StatsLanes {
     total: Stats<u64>,
     /// The direct checks' destinations of the last batch, where some lane had one.
     sets: CheckSets,
+    lanes: PhantomData<V>,
 }
 
-impl StatsLanes {
+impl<V: Lane> StatsLanes<V> {
     /// Lanes for boards with `side` to move, its king and knights where they stand on `board`
     /// (the depth-3 node whose grandchildren will be pushed).
     ///
     /// # Safety
-    /// The CPU must have the AVX-512 lanes' instructions ([`crate::cpu::has_avx512_lanes`]).
+    /// The CPU must have the instructions of `V`'s lanes (AVX-512's:
+    /// [`crate::cpu::has_avx512_lanes`]; AVX2's: a CPU of the x86-64-v3 level).
     #[inline(always)]
-    pub(crate) unsafe fn of_side(board: &Board, side: Color) -> StatsLanes {
+    pub(crate) unsafe fn of_side(board: &Board, side: Color) -> StatsLanes<V> {
         StatsLanes {
             batch: Batch::default(),
             castling: [0; LANES],
@@ -61,6 +64,7 @@ impl StatsLanes {
             mover: Mover::of_side(board, side),
             total: Stats::default(),
             sets: CheckSets::EMPTY,
+            lanes: PhantomData,
         }
     }
 
@@ -90,7 +94,7 @@ impl StatsLanes {
     fn flush<S: Sliders, B: Build>(&mut self, paths: &CastlePaths) {
         // SAFETY: `of_side`'s contract.
         let r = unsafe {
-            V512::stats(
+            V::stats(
                 &self.batch,
                 &self.castling,
                 &self.times,
@@ -369,7 +373,7 @@ impl Steps {
     }
 }
 
-impl Leaves<Statistics> for StatsLanes {
+impl<V: Lane> Leaves<Statistics> for StatsLanes<V> {
     #[inline(always)]
     fn push<S: Sliders, B: Build>(&mut self, board: &Board, paths: &CastlePaths) {
         let rooks = board.castling_rooks_of(self.mover.side());
@@ -421,9 +425,10 @@ impl Leaves<Statistics> for StatsLanes {
 
 #[cfg(test)]
 mod tests {
-    use super::{Batch, CheckSets, LANES, Mover, StatsLanes, Steps, V512, one_board_only};
+    use super::{Batch, CheckSets, LANES, Lane, Mover, StatsLanes, Steps, one_board_only};
     use crate::attacks::{self, Magic};
     use crate::bitboard::Bitboard;
+    use crate::lanes::V512;
     use crate::movegen::legal_moves;
     use crate::perft::{Baseline, BoardLeaf, Leaves};
     use crate::stats::leaf::{discoverers, no_reply_checks};
@@ -459,7 +464,7 @@ mod tests {
             let mut expected = Stats::default();
             Statistics::unplayed::<Magic, Baseline>(&pos, n, &mut expected);
             // SAFETY: the CPU has the AVX-512 lanes' instructions (tested above).
-            let mut lanes = unsafe { StatsLanes::of_side(board, !board.side_to_move()) };
+            let mut lanes = unsafe { StatsLanes::<V512>::of_side(board, !board.side_to_move()) };
             for &mv in &legal_moves::<Magic>(&pos) {
                 let child = pos.board_after(mv);
                 Statistics::on_board::<Magic>(&child, paths, &mut expected);
@@ -508,7 +513,7 @@ mod tests {
             let mover = Mover::of_side(board, us);
             // SAFETY: the CPU has the AVX-512 lanes' instructions (tested above).
             let r = unsafe {
-                V512::stats(
+                <V512 as Lane>::stats(
                     &batch,
                     &castling,
                     &[1; LANES],

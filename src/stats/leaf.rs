@@ -29,7 +29,7 @@ impl Leaf for Statistics {
     type Narrow = Stats<u64>;
     type Wide = Stats;
     const PLAIN: bool = false;
-    const AVX512_LANES: bool = true;
+    const LANES: bool = true;
     const ROOT: Stats<u64> = Stats::ONE;
     fn of_move<S: Sliders>(pos: &Position, mv: Move) -> Stats<u64> {
         move_stats::<S>(pos, mv)

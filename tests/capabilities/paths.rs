@@ -1,6 +1,6 @@
 //! Which of the CPU-specific code paths the tests ran. A test of such a path (the AVX-512 and
 //! AVX2 lanes, the x86-64-v3 copy one board at a time, the baseline copy, each slider kind, the
-//! statistics in each copy and in the AVX-512 lanes) records it once it has checked the path's counts ([`ran`]); where
+//! statistics in each copy and in each kind of lanes) records it once it has checked the path's counts ([`ran`]); where
 //! the CPU lacks a path the test skips it, and says so on stderr, which a passing test hides.
 //! So `.ci/run` sets `PERFT_PATHS_RUN` to a file, runs the tests, then runs
 //! [`every_path_this_cpu_offers_was_run`], which lists what ran and fails when this CPU offers
@@ -23,6 +23,8 @@ pub const BASELINE: &str = "baseline copy";
 pub const STATS_V3: &str = "statistics, x86-64-v3 copy";
 /// The statistics in AVX-512 lanes (x86-64-v3 copy, eight boards at a time).
 pub const STATS_AVX512: &str = "statistics, AVX-512 lanes";
+/// The statistics in AVX2 lanes (x86-64-v3 copy, four boards at a time).
+pub const STATS_AVX2: &str = "statistics, AVX2 lanes";
 /// The statistics in the baseline copy.
 pub const STATS_BASELINE: &str = "statistics, baseline copy";
 /// The PEXT sliders.
@@ -58,6 +60,7 @@ pub fn offered() -> Vec<(&'static str, Result<(), &'static str>)> {
         (ONE_BOARD_V3, v3),
         (BASELINE, Ok(())),
         (STATS_V3, v3),
+        (STATS_AVX2, v3),
         (STATS_AVX512, avx512),
         (STATS_BASELINE, Ok(())),
         (PEXT, pext),

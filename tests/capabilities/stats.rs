@@ -125,7 +125,8 @@ fn published_values_with_threads_and_tables() {
 
 /// The statistics are compiled once per copy of the hot code: the baseline copy (what a CPU
 /// without the x86-64-v3 instructions runs) gives the published values too, as does the
-/// x86-64-v3 copy where this CPU runs it, one board at a time and in AVX-512 lanes.
+/// x86-64-v3 copy where this CPU runs it, one board at a time, in AVX2 lanes and in AVX-512
+/// lanes.
 #[test]
 fn published_values_in_every_copy_of_the_code() {
     check_published::<Magic>(1, None, Simd::NONE);
@@ -137,6 +138,11 @@ fn published_values_in_every_copy_of_the_code() {
     }
     check_published::<Magic>(1, None, Simd::one_board());
     crate::paths::ran(crate::paths::STATS_V3);
+    let avx2 = Simd::new(SimdKind::Avx2).expect("a CPU with the x86-64-v3 copy has AVX2 lanes");
+    check_published::<Magic>(1, None, avx2);
+    check_published::<Magic>(2, Some(&StatsTable::new(1).unwrap()), avx2);
+    check_published::<Classical>(1, None, avx2);
+    crate::paths::ran(crate::paths::STATS_AVX2);
     let Ok(lanes) = Simd::new(SimdKind::Avx512) else {
         eprintln!("skipped the AVX-512 lanes: this CPU lacks their instructions");
         return;
@@ -207,8 +213,8 @@ fn lenient(fen: &str, chess960: bool) -> Option<Chess> {
 }
 
 /// The statistics of `ours` at `depth`, equal to `want`, with every slider kind this CPU runs
-/// in every copy of the code (the baseline and the x86-64-v3 copy, and the AVX-512 lanes where
-/// the CPU has them), on one thread and on two sharing a one-bucket table (where almost every
+/// in every copy of the code (the baseline and the x86-64-v3 copy, and the AVX2 and AVX-512
+/// lanes where the CPU has them), on one thread and on two sharing a one-bucket table (where almost every
 /// probe meets another position's record).
 fn stats_every_way(ours: &Position, depth: u32, want: &Stats) {
     fn with<S: Sliders>(ours: &Position, depth: u32, want: &Stats) {
@@ -217,6 +223,7 @@ fn stats_every_way(ours: &Position, depth: u32, want: &Stats) {
         if Simd::one_board() != Simd::NONE {
             copies.push(Simd::one_board());
         }
+        copies.extend(Simd::new(SimdKind::Avx2));
         copies.extend(Simd::new(SimdKind::Avx512));
         for simd in copies {
             for (threads, table) in [(1, None), (2, Some(&one_bucket))] {
