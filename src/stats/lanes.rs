@@ -428,7 +428,7 @@ mod tests {
     use super::{Batch, CheckSets, LANES, Lane, Mover, StatsLanes, Steps, one_board_only};
     use crate::attacks::{self, Magic};
     use crate::bitboard::Bitboard;
-    use crate::lanes::V512;
+    use crate::lanes::{V256, V512};
     use crate::movegen::legal_moves;
     use crate::perft::{Baseline, BoardLeaf, Leaves};
     use crate::stats::leaf::{discoverers, no_reply_checks};
@@ -443,13 +443,29 @@ mod tests {
     /// reply may check, else left to the one-board leaf, which plays each move where whether a
     /// check mates may differ between them. Over the depth-2 nodes with unplayed moves, where
     /// a reply may check (no move is left unplayed there in a count: here they are) and where
-    /// none may, each with all its moves' boards in the same batches.
+    /// none may, each with all its moves' boards in the same batches; in the AVX-512 lanes and
+    /// in the AVX2 lanes, each where the CPU runs them.
     #[test]
     fn unplayed_moves_in_the_lanes_count_as_one_board_at_a_time() {
-        if !crate::cpu::has_avx512_lanes() {
-            eprintln!("this CPU has no AVX-512 lanes: nothing to compare");
-            return;
+        let mut ran = 0;
+        if crate::cpu::has_avx512_lanes() {
+            // SAFETY: the CPU has the AVX-512 lanes' instructions.
+            unsafe { unplayed_moves_in::<V512>() };
+            ran += 1;
         }
+        if crate::cpu::has_v3() {
+            // SAFETY: the CPU has the AVX2 lanes' instructions.
+            unsafe { unplayed_moves_in::<V256>() };
+            ran += 1;
+        }
+        eprintln!("ran in {ran} kinds of lanes");
+    }
+
+    /// [`unplayed_moves_in_the_lanes_count_as_one_board_at_a_time`] in the lanes of `V`.
+    ///
+    /// # Safety
+    /// The CPU must have the instructions of `V`'s lanes.
+    unsafe fn unplayed_moves_in<V: Lane>() {
         let (mut open, mut checking) = (0, 0);
         for pos in depth_2_nodes() {
             let board = pos.board();
@@ -463,8 +479,8 @@ mod tests {
             let paths = pos.castle_path_table();
             let mut expected = Stats::default();
             Statistics::unplayed::<Magic, Baseline>(&pos, n, &mut expected);
-            // SAFETY: the CPU has the AVX-512 lanes' instructions (tested above).
-            let mut lanes = unsafe { StatsLanes::<V512>::of_side(board, !board.side_to_move()) };
+            // SAFETY: the caller's.
+            let mut lanes = unsafe { StatsLanes::<V>::of_side(board, !board.side_to_move()) };
             for &mv in &legal_moves::<Magic>(&pos) {
                 let child = pos.board_after(mv);
                 Statistics::on_board::<Magic>(&child, paths, &mut expected);
@@ -472,30 +488,47 @@ mod tests {
             }
             Leaves::<Statistics>::push_unplayed::<Magic, Baseline>(&mut lanes, &pos, n);
             let got = Leaves::<Statistics>::finish::<Magic, Baseline>(&mut lanes, paths);
-            assert_eq!(got, expected, "{}", pos.to_fen());
+            assert_eq!(got, expected, "{} lanes of {}", V::WIDTH, pos.to_fen());
             if no_reply_checks::<Magic>(board).is_some() {
                 open += 1;
             } else {
                 checking += 1;
             }
         }
-        eprintln!("{open} nodes where no reply may check, {checking} where one may");
+        let width = V::WIDTH;
+        eprintln!("{width} lanes: {open} nodes where no reply may check, {checking} where one may");
         assert!(
             open > 500 && checking > 500,
-            "{open} nodes where no reply may check, {checking} where one may"
+            "{width} lanes: {open} nodes where no reply may check, {checking} where one may"
         );
     }
 
     /// Where the lanes count a board's direct checks themselves, each such move, made, leaves
     /// their king a step onto a square no piece of ours attacks (so none mates), and there are
     /// as many as the board's moves that give direct check. Over the boards of the depth-2
-    /// nodes that the lanes classify, each alone in a batch.
+    /// nodes that the lanes classify, each alone in a batch; in the AVX-512 lanes and in the
+    /// AVX2 lanes, each where the CPU runs them.
     #[test]
     fn direct_checks_counted_in_the_lanes_leave_their_king_a_step() {
-        if !crate::cpu::has_avx512_lanes() {
-            eprintln!("this CPU has no AVX-512 lanes: nothing to check");
-            return;
+        let mut ran = 0;
+        if crate::cpu::has_avx512_lanes() {
+            // SAFETY: the CPU has the AVX-512 lanes' instructions.
+            unsafe { direct_checks_counted_in::<V512>() };
+            ran += 1;
         }
+        if crate::cpu::has_v3() {
+            // SAFETY: the CPU has the AVX2 lanes' instructions.
+            unsafe { direct_checks_counted_in::<V256>() };
+            ran += 1;
+        }
+        eprintln!("ran in {ran} kinds of lanes");
+    }
+
+    /// [`direct_checks_counted_in_the_lanes_leave_their_king_a_step`] in the lanes of `V`.
+    ///
+    /// # Safety
+    /// The CPU must have the instructions of `V`'s lanes.
+    unsafe fn direct_checks_counted_in<V: Lane>() {
         let (mut counted, mut checks, mut left) = (0, 0, 0);
         for pos in depth_2_nodes() {
             let board = pos.board();
@@ -511,9 +544,9 @@ mod tests {
             castling[0] = rooks.0;
             let mut sets = CheckSets::EMPTY;
             let mover = Mover::of_side(board, us);
-            // SAFETY: the CPU has the AVX-512 lanes' instructions (tested above).
+            // SAFETY: the caller's.
             let r = unsafe {
-                <V512 as Lane>::stats(
+                V::stats(
                     &batch,
                     &castling,
                     &[1; LANES],
@@ -549,10 +582,13 @@ mod tests {
             checks += direct;
         }
         // Both ways many times: the lanes count checks, and leave others to be played.
-        eprintln!("{counted} boards' {checks} direct checks counted in the lanes, {left} left");
+        let width = V::WIDTH;
+        eprintln!(
+            "{width} lanes: {counted} boards' {checks} direct checks counted in the lanes, {left} left"
+        );
         assert!(
             counted > 1000 && left > 1000,
-            "{counted} boards' {checks} direct checks counted in the lanes, {left} left"
+            "{width} lanes: {counted} boards' {checks} direct checks counted in the lanes, {left} left"
         );
     }
 
