@@ -108,8 +108,11 @@ impl Statistics {
 /// answers `None` wherever a reply checks (a unit test holds it to that over thousands of
 /// positions), and may where none does, which costs time (every move is then played). Should
 /// it miss a check, that too costs time, never a count ([`BoardLeaf::unplayed`] looks at the
-/// replies themselves). `None` where one may; else where their sliders reach, found on
-/// the way (only once the cheaper tests have passed) and read again by
+/// replies themselves), but for a promotion's: [`Inert::for_statistics`] keeps the checks
+/// of the replies as they were, save a promotion's (an unplayed move may open the line a
+/// promoted piece checks along), so this must answer `None` wherever a pawn of theirs may
+/// promote, as its first test does. `None` where one may; else where their sliders reach,
+/// found on the way (only once the cheaper tests have passed) and read again by
 /// [`Inert::for_statistics`].
 ///
 /// Out of line: it runs once per depth-2 node, and inlined into the pass it made the

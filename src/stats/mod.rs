@@ -73,6 +73,7 @@ mod tests {
     use crate::attacks::Magic;
     use crate::bitboard::Bitboard;
     use crate::movegen::legal_moves;
+    use crate::nodes::Nodes;
     use crate::perft::Perft;
     use crate::perft::{Baseline, BoardLeaf};
     use crate::position::Position;
@@ -141,6 +142,24 @@ mod tests {
             let times_n = Stats::from_array(passed(&pos).to_array().map(|v| v * n));
             assert_eq!(times_n.widen() != expected, differ, "{fen}");
         }
+    }
+
+    /// A promotion's checks are not among what [`Inert::for_statistics`] keeps as they were:
+    /// here the knight's moves go unplayed by its rule, and each, made, opens the first rank
+    /// for a promotion on g1 that checks, where with no move made none does. So the gate must
+    /// answer that a reply may check wherever a pawn of theirs may promote, and then no move
+    /// goes unplayed.
+    #[test]
+    fn a_pawn_about_to_promote_keeps_every_move_played() {
+        let pos = Position::from_fen("7k/8/8/8/8/8/6p1/K2N4 w - - 0 1").unwrap();
+        assert!(no_reply_checks::<Magic>(pos.board()).is_none());
+        let (n, expected) = each_unplayed(&pos);
+        assert!(n > 0, "the rule leaves no move unplayed");
+        assert_eq!(passed(&pos).checks(), 0);
+        assert!(
+            expected.checks() != Nodes::ZERO,
+            "no unplayed move lets a promotion check"
+        );
     }
 
     /// The statistics of the replies to `pos` with no move made.
