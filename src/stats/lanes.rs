@@ -437,6 +437,25 @@ mod tests {
     use crate::types::{MoveKind, PieceKind};
     use crate::unchanged_replies::tests::depth_2_nodes;
 
+    /// Runs the test `$f::<V>()` (unsafe: the CPU must have `V`'s instructions) in each kind
+    /// of lanes the CPU has.
+    macro_rules! in_each_kind_of_lanes {
+        ($f:ident) => {{
+            let mut ran = 0;
+            if crate::cpu::has_avx512_lanes() {
+                // SAFETY: the CPU has the AVX-512 lanes' instructions.
+                unsafe { $f::<V512>() };
+                ran += 1;
+            }
+            if crate::cpu::has_v3() {
+                // SAFETY: the CPU has the AVX2 lanes' instructions.
+                unsafe { $f::<V256>() };
+                ran += 1;
+            }
+            eprintln!("ran in {ran} kinds of lanes");
+        }};
+    }
+
     /// A board that stands for a depth-2 node's unplayed moves joins a batch with its
     /// siblings, and counts as the one-board leaf counts it ([`BoardLeaf::unplayed`], which
     /// the statistics' own tests hold to making each move): multiplied in the lanes where no
@@ -447,18 +466,7 @@ mod tests {
     /// in the AVX2 lanes, each where the CPU runs them.
     #[test]
     fn unplayed_moves_in_the_lanes_count_as_one_board_at_a_time() {
-        let mut ran = 0;
-        if crate::cpu::has_avx512_lanes() {
-            // SAFETY: the CPU has the AVX-512 lanes' instructions.
-            unsafe { unplayed_moves_in::<V512>() };
-            ran += 1;
-        }
-        if crate::cpu::has_v3() {
-            // SAFETY: the CPU has the AVX2 lanes' instructions.
-            unsafe { unplayed_moves_in::<V256>() };
-            ran += 1;
-        }
-        eprintln!("ran in {ran} kinds of lanes");
+        in_each_kind_of_lanes!(unplayed_moves_in);
     }
 
     /// [`unplayed_moves_in_the_lanes_count_as_one_board_at_a_time`] in the lanes of `V`.
@@ -510,18 +518,7 @@ mod tests {
     /// AVX2 lanes, each where the CPU runs them.
     #[test]
     fn direct_checks_counted_in_the_lanes_leave_their_king_a_step() {
-        let mut ran = 0;
-        if crate::cpu::has_avx512_lanes() {
-            // SAFETY: the CPU has the AVX-512 lanes' instructions.
-            unsafe { direct_checks_counted_in::<V512>() };
-            ran += 1;
-        }
-        if crate::cpu::has_v3() {
-            // SAFETY: the CPU has the AVX2 lanes' instructions.
-            unsafe { direct_checks_counted_in::<V256>() };
-            ran += 1;
-        }
-        eprintln!("ran in {ran} kinds of lanes");
+        in_each_kind_of_lanes!(direct_checks_counted_in);
     }
 
     /// [`direct_checks_counted_in_the_lanes_leave_their_king_a_step`] in the lanes of `V`.
