@@ -208,8 +208,9 @@ fn lanes_perft_3<S: Sliders, B: Build, V: Lane>(pos: &mut Position) -> u64 {
 }
 
 /// The statistics in the lanes of `V`: a depth-2 node's own batches (a count through a table
-/// looks up each depth-2 node), the last of them part-empty, yet faster than one board at a
-/// time now that the lanes count most direct checks themselves (docs/performance.md).
+/// looks up each depth-2 node), the last of them part-empty, yet in AVX-512 lanes faster than
+/// one board at a time now that the lanes count most direct checks themselves, and in AVX2
+/// lanes level with it (docs/performance.md).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn lanes_stats_2<S: Sliders, B: Build, V: Lane>(pos: &Position) -> Stats<u64> {

@@ -27,15 +27,11 @@ pub(crate) trait Leaf {
     type Narrow: Record<Wide = Self::Wide> + Default + AddAssign;
     /// The total of any subtree, exact at any size.
     type Wide: Copy + Default + AddAssign + Send;
-    /// Whether a leaf adds only 1 to the total (a plain count, its last ply counted and not
-    /// made): then all leaves are alike, so the last ply may be counted in lanes of boards
-    /// where the copy has them (the lanes are x86-64's alone).
+    /// Whether the last plies are counted in lanes of boards where the copy has them (the
+    /// lanes are x86-64's alone): a plain count's, its last ply counted and not made, and the
+    /// statistics'; not a count that makes every leaf's move.
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-    const PLAIN: bool;
-    /// Whether the last plies are counted in lanes where the copy has them: a plain count's,
-    /// and the statistics'.
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-    const LANES: bool = Self::PLAIN;
+    const LANES: bool;
     /// The total of depth 0: the position itself, reached by no move.
     const ROOT: Self::Narrow;
     /// The total of the one leaf the legal move `mv` of `pos` leads to (a divide at depth 1).
@@ -79,7 +75,7 @@ pub(crate) struct Count;
 impl Leaf for Count {
     type Narrow = u64;
     type Wide = Nodes;
-    const PLAIN: bool = true;
+    const LANES: bool = true;
     const ROOT: u64 = 1;
     fn of_move<S: Sliders>(_: &Position, _: Move) -> u64 {
         1
@@ -125,7 +121,7 @@ pub(crate) struct EveryMove;
 impl Leaf for EveryMove {
     type Narrow = u64;
     type Wide = Nodes;
-    const PLAIN: bool = false;
+    const LANES: bool = false;
     const ROOT: u64 = 1;
     fn of_move<S: Sliders>(_: &Position, _: Move) -> u64 {
         1

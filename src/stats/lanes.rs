@@ -26,7 +26,7 @@ use crate::unchanged_replies::Inert;
 use std::marker::PhantomData;
 
 /// Boards gathered into batches as the depth-2 pass hands them over, classified eight at a
-/// time in the AVX-512 lanes (see the module documentation).
+/// time in the lanes of `V` (see the module documentation).
 pub(crate) struct StatsLanes<V> {
     batch: Batch,
     /// Each lane's castling rooks of the side to move.

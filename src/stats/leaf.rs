@@ -28,7 +28,6 @@ pub(crate) struct Statistics;
 impl Leaf for Statistics {
     type Narrow = Stats<u64>;
     type Wide = Stats;
-    const PLAIN: bool = false;
     const LANES: bool = true;
     const ROOT: Stats<u64> = Stats::ONE;
     fn of_move<S: Sliders>(pos: &Position, mv: Move) -> Stats<u64> {
