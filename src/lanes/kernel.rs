@@ -88,7 +88,7 @@ pub(super) struct Counted<V> {
     pub(super) attacked: V,
     pub(super) captures: V,
     /// All ones in the lanes left to the one-board leaf: where a move may uncover a check or
-    /// promote, or a slider is pinned.
+    /// promote.
     pub(super) fallback: V,
     /// The destinations of the moves that give a direct check, by group (see
     /// [`KNIGHT_CHECKS`]), and the squares a rook and a bishop check from.
@@ -98,9 +98,8 @@ pub(super) struct Counted<V> {
     /// The castles that may give check, to be played: bit `i` for the `i`th path of
     /// [`CastlePaths::of`] ([`count_batch`] only; zero unless `STATS`).
     pub(super) castle_checks: V,
-    /// Every square our sliders attack (`STATS`, right only in the lanes not left to the
-    /// one-board leaf, where no slider is pinned; zero without `STATS`), for their king's
-    /// flights.
+    /// Every square our sliders attack, the pinned ones' off their pin lines included
+    /// (`STATS`; zero without), for their king's flights.
     pub(super) slider_attacks: V,
 }
 
@@ -124,11 +123,10 @@ pub(crate) const CHECK_SETS: usize = 15;
 /// each lane's captures; its moves onto a square from which their piece kind attacks their king
 /// (the lines from that king filled set-wise), the direct checks; and the lanes left to the
 /// one-board leaf: with a piece of ours first on a line from their king and one of our sliders
-/// of that line behind it (a discovered check), a pawn of ours that may promote, or a pinned
-/// slider (whose rays are cut short here, so that a discovered check behind one could be
-/// missed, and their king's flights taken for more than they are). A board whose only pinned
-/// pieces are knights and pawns stays in its lane: their moves are counted as they are, and
-/// they attack all they did.
+/// of that line behind it (a discovered check), or a pawn of ours that may promote. A board
+/// with pinned pieces stays in its lane: their moves are counted as they are, and the rays a
+/// pinned slider attacks along but cannot move along are followed apart, for the discovered
+/// checks behind it and their king's flights.
 #[inline(always)]
 pub(super) fn count_lanes<V: Lane, const WHITE: bool, const DIAG: bool, const STATS: bool>(
     b: &Batch,
@@ -227,6 +225,7 @@ pub(super) fn count_lanes<V: Lane, const WHITE: bool, const DIAG: bool, const ST
         V::splat(st[7]),
     ];
     let mut checkers = V::splat(0);
+    let mut slider_attacks = V::splat(0);
     let mut pin_lines = [V::splat(0); 4];
     let mut behind = V::splat(0);
     let mut block = V::splat(0);
@@ -251,6 +250,25 @@ pub(super) fn count_lanes<V: Lane, const WHITE: bool, const DIAG: bool, const ST
                 pin_lines[l] = pin_lines[l] | (k_ray & e_att[opposite] & own);
             }
         });
+        // A pinned slider's rays off its pin line, not moves but attacks all the same: they
+        // take their king's flights away, and a piece of ours first on one of them from
+        // their king uncovers a check when it moves. Only in the batches with one (rare).
+        if STATS {
+            let pinned = pin_lines[0] | pin_lines[1] | pin_lines[2] | pin_lines[3];
+            let pinned_sliders = pinned & (straight | diagonal);
+            if pinned_sliders.any_meets(pinned_sliders) {
+                unroll8!(I => {
+                    let d = DIRS[I];
+                    let src = if I < 4 { straight } else { diagonal };
+                    let src = src & pinned.less(pin_lines[line_of(I)]);
+                    if DIAG || I < 4 {
+                        let reach = if I == 1 { east(src, stops) } else { ray(src, &opens[I], d) };
+                        slider_attacks = slider_attacks | reach;
+                        fallback = fallback | (reach & own & from_e_king[opposite(I)]);
+                    }
+                });
+            }
+        }
     }
     let pinned = pin_lines[0] | pin_lines[1] | pin_lines[2] | pin_lines[3];
 
@@ -306,7 +324,6 @@ pub(super) fn count_lanes<V: Lane, const WHITE: bool, const DIAG: bool, const ST
         }
     }
 
-    let mut slider_attacks = V::splat(0);
     // Sliders: in each direction those not pinned or pinned along that direction's line.
     unroll8!(I => {
         let d = DIRS[I];
@@ -328,7 +345,6 @@ pub(super) fn count_lanes<V: Lane, const WHITE: bool, const DIAG: bool, const ST
             }
         }
     });
-
     // Pawns: pushes by those free or pinned along the file, captures by those free or pinned
     // along that capture's diagonal; a move onto the last rank counts four.
     let p = pawns & own;
@@ -365,10 +381,7 @@ pub(super) fn count_lanes<V: Lane, const WHITE: bool, const DIAG: bool, const ST
         checks[PAWN_CHECKS + 1] = two & pawn_checks;
         checks[PAWN_CHECKS + 2] = take_l & pawn_checks;
         checks[PAWN_CHECKS + 3] = take_r & pawn_checks;
-        // A pinned slider's rays are cut short here, so that a check it gives through a piece
-        // moving off its line could be missed: such a board is left to the one-board leaf (a
-        // pinned knight or pawn attacks all it did, and the flights count it).
-        fallback = fallback | (p & V::splat(seventh)) | (pinned & (straight | diagonal));
+        fallback = fallback | (p & V::splat(seventh));
     }
     let count = V::tally_total(tally);
     Counted {

@@ -6,9 +6,9 @@
 //! checking move after which their king surely has a step, or that a piece of theirs answers,
 //! is a check, the others are played one by one to tell a check from a mate; a castle that may
 //! give check is played. The board that stands for a depth-2 node's unplayed moves joins its
-//! siblings, counted as many times. The boards where a move may uncover a check or promote, or
-//! with a pinned slider, go to the one-board leaf instead, as does a board standing for
-//! unplayed moves with a move that gives or may give check.
+//! siblings, counted as many times. The boards where a move may uncover a check or promote go
+//! to the one-board leaf instead, as does a board standing for unplayed moves with a move that
+//! gives or may give check.
 
 use super::classify::{Play, interposed, play_and_record};
 use super::leaf::{Check, castle_may_check};
@@ -167,8 +167,8 @@ fn play_castle_checks<S: Sliders>(
 /// Counts each move of `board` (lane `lane` of `sets`) that gives a direct check: as a check
 /// where their king surely has a step ([`Steps::answered`]) or another answer
 /// ([`interposed`]), else played to tell a check from a mate. A board the lanes classified,
-/// so no move of it uncovers a check or promotes, and no slider of it is pinned (its castles
-/// are played apart: [`play_castle_checks`]). A slider's move reached `to` from the first
+/// so no move of it uncovers a check or promotes (its castles are played apart:
+/// [`play_castle_checks`]). A slider's move reached `to` from the first
 /// piece behind it along its direction, a knight's from any knight of ours a knight's move
 /// away that is not pinned (the lanes' sets are of legal moves), a pawn's from the square its
 /// kind of move leaves.
@@ -283,8 +283,8 @@ fn count_direct_check<S: Sliders>(
     }
 }
 
-/// Their king's flights on a board the lanes classified (no slider of ours pinned, no move of
-/// ours uncovering a check), with no move made, and our pieces; from which [`Steps::answered`]
+/// Their king's flights on a board the lanes classified (no move of ours uncovering a check),
+/// with no move made, and our pieces; from which [`Steps::answered`]
 /// tells, without the move, whether a checking move leaves their king a step.
 #[derive(Clone, Copy)]
 struct Steps {
@@ -586,6 +586,85 @@ mod tests {
         assert!(
             counted > 1000 && left > 1000,
             "{width} lanes: {counted} boards' {checks} direct checks counted in the lanes, {left} left"
+        );
+    }
+
+    /// A board whose side to move has a pinned rook, bishop or queen stays in its lane, and
+    /// counts as the one-board leaf counts it: the pinned slider's attacks off its pin line
+    /// take their king's flights and uncover checks as any slider's do. Over the children of
+    /// the depth-2 nodes with such a slider, each alone in a batch; in the AVX-512 lanes and in
+    /// the AVX2 lanes, each where the CPU runs them.
+    #[test]
+    fn boards_with_a_pinned_slider_count_in_the_lanes() {
+        in_each_kind_of_lanes!(pinned_sliders_in);
+    }
+
+    /// [`boards_with_a_pinned_slider_count_in_the_lanes`] in the lanes of `V`.
+    ///
+    /// # Safety
+    /// The CPU must have the instructions of `V`'s lanes.
+    unsafe fn pinned_sliders_in<V: Lane>() {
+        let (mut in_lanes, mut left, mut checking) = (0, 0, 0);
+        for pos in depth_2_nodes() {
+            let paths = pos.castle_path_table();
+            for &mv in &legal_moves::<Magic>(&pos) {
+                let child = pos.board_after(mv);
+                let us = child.side_to_move();
+                let (straight, diagonal) = child.sliders(us);
+                let rooks = child.castling_rooks_of(us);
+                if ((straight | diagonal) & child.checkers_and_pinned().1).is_empty()
+                    || one_board_only(&child, rooks, paths)
+                {
+                    continue;
+                }
+                let mut expected = Stats::default();
+                Statistics::on_board::<Magic>(&child, paths, &mut expected);
+                // SAFETY: the caller's.
+                let mut lanes = unsafe { StatsLanes::<V>::of_side(&child, us) };
+                Leaves::<Statistics>::push::<Magic, Baseline>(&mut lanes, &child, paths);
+                let got = Leaves::<Statistics>::finish::<Magic, Baseline>(&mut lanes, paths);
+                assert_eq!(
+                    got,
+                    expected,
+                    "{} lanes: {} after {mv:?}",
+                    V::WIDTH,
+                    pos.to_fen()
+                );
+                let mut batch = Batch::default();
+                batch.set(0, &child);
+                let mut castling = [0; LANES];
+                castling[0] = rooks.0;
+                let mut sets = CheckSets::EMPTY;
+                // SAFETY: the caller's.
+                let r = unsafe {
+                    V::stats(
+                        &batch,
+                        &castling,
+                        &[1; LANES],
+                        0,
+                        1,
+                        Mover::of_side(&child, us),
+                        paths,
+                        &mut sets,
+                    )
+                };
+                if r.each == 0 {
+                    in_lanes += 1;
+                    if expected.checks() > 0 {
+                        checking += 1;
+                    }
+                } else {
+                    left += 1;
+                }
+            }
+        }
+        let width = V::WIDTH;
+        eprintln!(
+            "{width} lanes: {in_lanes} boards with a pinned slider in the lanes ({checking} with a check), {left} left"
+        );
+        assert!(
+            in_lanes > 1000 && checking > 300,
+            "{width} lanes: {in_lanes} boards with a pinned slider in the lanes ({checking} with a check), {left} left"
         );
     }
 
