@@ -215,6 +215,24 @@ fn slider_kind(queens: Bitboard, from: Square, kind: PieceKind) -> PieceKind {
     }
 }
 
+/// The pawns of the side to move on `pos` that may take en passant (none without an
+/// en-passant square): each capture tested as the generator tests it.
+pub(crate) fn en_passant_takers<S: Sliders>(pos: &Board) -> Bitboard {
+    let Some(ep) = pos.ep_square() else {
+        return Bitboard::EMPTY;
+    };
+    let us = pos.side_to_move();
+    let victim = ep.offset(-PawnDirs::of(us).up);
+    let ksq = pos.king(us);
+    let mut takers = Bitboard::EMPTY;
+    for from in attacks::pawn(!us, ep) & pos.pieces(us, PieceKind::Pawn) {
+        if ep_is_legal::<S>(pos, from, ep, victim, ksq) {
+            takers |= Bitboard::from_square(from);
+        }
+    }
+    takers
+}
+
 /// Whether the en-passant capture `from` x `ep` (taking the pawn on `victim`) leaves the king
 /// on `ksq` unattacked: played on a copy of the occupancy, tested against every enemy piece.
 #[inline(never)]

@@ -32,6 +32,7 @@ mod uci;
 
 pub use uci::{UciMoveError, parse_uci_move, play_uci_moves};
 
+pub(crate) use generate::en_passant_takers;
 use generate::generate_for;
 
 use crate::attacks::{PawnDirs, Sliders};

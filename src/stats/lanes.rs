@@ -6,7 +6,8 @@
 //! checking move after which their king surely has a step, or that a piece of theirs answers,
 //! is a check, the others are played one by one to tell a check from a mate; a castle that may
 //! give check is played. The board that stands for a depth-2 node's unplayed moves joins its
-//! siblings, counted as many times. The boards where a move may uncover a check or promote go
+//! siblings, counted as many times. A board with an en-passant square joins them too, its
+//! en-passant captures played apart. The boards where a move may uncover a check or promote go
 //! to the one-board leaf instead, as does a board standing for unplayed moves with a move that
 //! gives or may give check.
 
@@ -19,6 +20,7 @@ use crate::lanes::{
     BISHOP_LINES, Batch, CheckSets, KNIGHT_CHECKS, LANES, Lane, Mover, PAWN_CHECKS, ROOK_LINES,
     SLIDER_CHECKS, one_board_only, slider_from,
 };
+use crate::movegen::en_passant_takers;
 use crate::perft::{BoardLeaf, Build, Leaves};
 use crate::position::{Board, CastlePaths, Position};
 use crate::types::{Color, Move, MoveKind, PieceKind, Square};
@@ -88,6 +90,34 @@ impl<V: Lane> StatsLanes<V> {
         }
     }
 
+    /// Puts `board` (whose side to move keeps the castling rooks `rooks`) in the next lane,
+    /// and classifies the batch once it is full.
+    #[inline(always)]
+    fn join<S: Sliders, B: Build>(&mut self, board: &Board, rooks: Bitboard, paths: &CastlePaths) {
+        self.batch.set(self.n, board);
+        self.castling[self.n] = rooks.0;
+        self.n += 1;
+        if self.n == LANES {
+            self.flush::<S, B>(paths);
+        }
+    }
+
+    /// [`Leaves::push`] of a board the lanes' counter leaves out ([`one_board_only`]): one
+    /// that castles along a path its rook screens goes to the one-board leaf; one with an
+    /// en-passant square has its en-passant captures counted here, and joins the lanes for
+    /// its other moves (the lanes leave en passant out). Out of line, as the pass's other
+    /// places that push a board are: written into each, it made the pass slower.
+    #[inline(never)]
+    fn push_apart<S: Sliders, B: Build>(&mut self, board: &Board, paths: &CastlePaths) {
+        let rooks = board.castling_rooks_of(self.mover.side());
+        if (rooks & paths.screening_rooks(self.mover.side())).any() {
+            B::leaf::<S, Statistics>(board, paths, &mut self.total);
+            return;
+        }
+        en_passant_leaves::<S>(board, paths, &mut self.total);
+        self.join::<S, B>(board, rooks, paths);
+    }
+
     /// Out of line: inlined at each of the pass's places that push a board, it made the pass
     /// several times larger and slower.
     #[inline(never)]
@@ -137,6 +167,22 @@ impl<V: Lane> StatsLanes<V> {
             self.weighted = 0;
             self.times = [1; LANES];
         }
+    }
+}
+
+/// Counts the leaves of `board`'s en-passant captures (none without an en-passant square):
+/// each a move, a capture and an en-passant capture, played to find the check it gives (by
+/// the pawn, or uncovered through either square it empties) and whether that check mates.
+#[inline(never)]
+fn en_passant_leaves<S: Sliders>(board: &Board, paths: &CastlePaths, total: &mut Stats<u64>) {
+    let Some(ep) = board.ep_square() else {
+        return;
+    };
+    for from in en_passant_takers::<S>(board) {
+        total.nodes += 1;
+        total.captures += 1;
+        let mv = Move::new(from, ep, MoveKind::EnPassant);
+        play_and_record::<S, false>(board, paths, from, ep, Play::Special(mv), None, total);
     }
 }
 
@@ -378,15 +424,10 @@ impl<V: Lane> Leaves<Statistics> for StatsLanes<V> {
     fn push<S: Sliders, B: Build>(&mut self, board: &Board, paths: &CastlePaths) {
         let rooks = board.castling_rooks_of(self.mover.side());
         if one_board_only(board, rooks, paths) {
-            B::leaf::<S, Statistics>(board, paths, &mut self.total);
+            self.push_apart::<S, B>(board, paths);
             return;
         }
-        self.batch.set(self.n, board);
-        self.castling[self.n] = rooks.0;
-        self.n += 1;
-        if self.n == LANES {
-            self.flush::<S, B>(paths);
-        }
+        self.join::<S, B>(board, rooks, paths);
     }
     #[inline(always)]
     fn finish<S: Sliders, B: Build>(&mut self, paths: &CastlePaths) -> Stats<u64> {
@@ -586,6 +627,56 @@ mod tests {
         assert!(
             counted > 1000 && left > 1000,
             "{width} lanes: {counted} boards' {checks} direct checks counted in the lanes, {left} left"
+        );
+    }
+
+    /// A board with an en-passant square joins a batch with its siblings, its en-passant
+    /// captures counted apart, and counts as the one-board leaf counts it. Over the depth-2
+    /// nodes with a child that has one, all of a node's children pushed in turn; in the
+    /// AVX-512 lanes and in the AVX2 lanes, each where the CPU runs them.
+    #[test]
+    fn boards_with_an_en_passant_square_count_in_the_lanes() {
+        in_each_kind_of_lanes!(en_passant_in);
+    }
+
+    /// [`boards_with_an_en_passant_square_count_in_the_lanes`] in the lanes of `V`.
+    ///
+    /// # Safety
+    /// The CPU must have the instructions of `V`'s lanes.
+    unsafe fn en_passant_in<V: Lane>() {
+        let (mut boards, mut captures, mut checks) = (0, 0, 0);
+        for pos in depth_2_nodes() {
+            let board = pos.board();
+            let paths = pos.castle_path_table();
+            let moves = legal_moves::<Magic>(&pos);
+            let children: Vec<_> = moves.iter().map(|&mv| pos.board_after(mv)).collect();
+            if !children.iter().any(|c| c.ep_square().is_some()) {
+                continue;
+            }
+            let mut expected = Stats::default();
+            // SAFETY: the caller's.
+            let mut lanes = unsafe { StatsLanes::<V>::of_side(board, !board.side_to_move()) };
+            for child in &children {
+                let mut one = Stats::default();
+                Statistics::on_board::<Magic>(child, paths, &mut one);
+                if child.ep_square().is_some() {
+                    boards += 1;
+                    captures += one.enpassants;
+                    checks += u64::from(one.enpassants > 0 && one.checks() > 0);
+                }
+                expected += one;
+                Leaves::<Statistics>::push::<Magic, Baseline>(&mut lanes, child, paths);
+            }
+            let got = Leaves::<Statistics>::finish::<Magic, Baseline>(&mut lanes, paths);
+            assert_eq!(got, expected, "{} lanes: {}", V::WIDTH, pos.to_fen());
+        }
+        let width = V::WIDTH;
+        eprintln!(
+            "{width} lanes: {boards} boards with an en-passant square, {captures} captures, {checks} with a check among their leaves"
+        );
+        assert!(
+            boards > 300 && captures > 100 && checks > 20,
+            "{width} lanes: {boards} boards with an en-passant square, {captures} captures, {checks} with a check among their leaves"
         );
     }
 
