@@ -216,7 +216,9 @@ fn slider_kind(queens: Bitboard, from: Square, kind: PieceKind) -> PieceKind {
 }
 
 /// The pawns of the side to move on `pos` that may take en passant (none without an
-/// en-passant square): each capture tested as the generator tests it.
+/// en-passant square): each capture tested as the generator tests it. For the statistics'
+/// lanes, which only x86-64 has.
+#[cfg(target_arch = "x86_64")]
 pub(crate) fn en_passant_takers<S: Sliders>(pos: &Board) -> Bitboard {
     let Some(ep) = pos.ep_square() else {
         return Bitboard::EMPTY;

@@ -32,6 +32,7 @@ mod uci;
 
 pub use uci::{UciMoveError, parse_uci_move, play_uci_moves};
 
+#[cfg(target_arch = "x86_64")]
 pub(crate) use generate::en_passant_takers;
 use generate::generate_for;
 
