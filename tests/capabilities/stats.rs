@@ -392,8 +392,9 @@ fn placements_classified_as_shakmaty_classifies_them() {
 }
 
 /// Castles that give check (the rook landing on a line to their king, a mate among them, in
-/// standard chess and Chess960) are played and classified; castles that cannot are counted
-/// without being played: both as shakmaty classifies them, at depths 1 to 3.
+/// standard chess and Chess960) are played and classified, as is a castle whose rook lands on
+/// such a line with a piece between (no check); castles that cannot check are counted without
+/// being played: all as shakmaty classifies them, at depths 1 to 3.
 #[test]
 fn castles_that_check_are_classified_as_shakmaty_classifies_them() {
     let positions = [
@@ -401,6 +402,8 @@ fn castles_that_check_are_classified_as_shakmaty_classifies_them() {
         ("5k2/8/8/8/8/8/8/4K2R w K - 0 1", false),
         // O-O-O: the rook on d1 checks, and mates the king its own pieces box in.
         ("2rkr3/2p1p3/8/8/8/8/8/R3K3 w Q - 0 1", false),
+        // O-O-O: the rook lands on d1, on the king's file, with a pawn between: no check.
+        ("3k4/3p4/8/8/8/8/8/R3K3 w Q - 0 1", false),
         // Four castles, none checking until a king has stepped onto the file the other
         // side's rook lands on (depths 2 and 3).
         ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", false),
