@@ -469,9 +469,11 @@ mod tests {
     use super::{Batch, CheckSets, LANES, Lane, Mover, StatsLanes, Steps, one_board_only};
     use crate::attacks::{self, Magic};
     use crate::bitboard::Bitboard;
+    use crate::lanes::BatchStats;
     use crate::lanes::{V256, V512};
     use crate::movegen::legal_moves;
     use crate::perft::{Baseline, BoardLeaf, Leaves};
+    use crate::position::{Board, CastlePaths};
     use crate::stats::leaf::{discoverers, no_reply_checks};
     use crate::stats::tests::each_unplayed;
     use crate::stats::{Statistics, Stats};
@@ -495,6 +497,33 @@ mod tests {
             }
             eprintln!("ran in {ran} kinds of lanes");
         }};
+    }
+
+    /// What the lanes of `V` tell of `board` alone in a batch, classified by its side to move.
+    ///
+    /// # Safety
+    /// The CPU must have the instructions of `V`'s lanes.
+    unsafe fn alone_in_a_batch<V: Lane>(board: &Board, paths: &CastlePaths) -> BatchStats {
+        let us = board.side_to_move();
+        let mut batch = Batch::default();
+        batch.set(0, board);
+        let mut castling = [0; LANES];
+        castling[0] = board.castling_rooks_of(us).0;
+        let mover = Mover::of_side(board, us);
+        let mut sets = CheckSets::EMPTY;
+        // SAFETY: the caller's.
+        unsafe {
+            V::stats(
+                &batch,
+                &castling,
+                &[1; LANES],
+                0,
+                1,
+                mover,
+                paths,
+                &mut sets,
+            )
+        }
     }
 
     /// A board that stands for a depth-2 node's unplayed moves joins a batch with its
@@ -576,25 +605,8 @@ mod tests {
             if board.in_check() || one_board_only(board, rooks, paths) {
                 continue;
             }
-            let mut batch = Batch::default();
-            batch.set(0, board);
-            let mut castling = [0; LANES];
-            castling[0] = rooks.0;
-            let mut sets = CheckSets::EMPTY;
-            let mover = Mover::of_side(board, us);
             // SAFETY: the caller's.
-            let r = unsafe {
-                V::stats(
-                    &batch,
-                    &castling,
-                    &[1; LANES],
-                    0,
-                    1,
-                    mover,
-                    paths,
-                    &mut sets,
-                )
-            };
+            let r = unsafe { alone_in_a_batch::<V>(board, paths) };
             if r.direct_checks == 0 {
                 left += u32::from(r.direct);
                 continue;
@@ -721,24 +733,8 @@ mod tests {
                     V::WIDTH,
                     pos.to_fen()
                 );
-                let mut batch = Batch::default();
-                batch.set(0, &child);
-                let mut castling = [0; LANES];
-                castling[0] = rooks.0;
-                let mut sets = CheckSets::EMPTY;
                 // SAFETY: the caller's.
-                let r = unsafe {
-                    V::stats(
-                        &batch,
-                        &castling,
-                        &[1; LANES],
-                        0,
-                        1,
-                        Mover::of_side(&child, us),
-                        paths,
-                        &mut sets,
-                    )
-                };
+                let r = unsafe { alone_in_a_batch::<V>(&child, paths) };
                 if r.each == 0 {
                     in_lanes += 1;
                     if expected.checks() > 0 {
