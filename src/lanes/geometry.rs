@@ -106,6 +106,18 @@ pub(super) fn east<V: Lane>(from: V, stops: V) -> V {
     stops ^ stops.sub(r.add(r))
 }
 
+/// Every square the pieces of `from` (all of them pieces of the board) attack in direction
+/// `DIRS[i]`: eastwards by subtraction ([`east`], `stops` as it takes them), otherwise by a
+/// fill through that direction's open squares, `opens[i]`.
+#[inline(always)]
+pub(super) fn slide<V: Lane>(from: V, i: usize, stops: V, opens: &[Open<V>; 8]) -> V {
+    if i == 1 {
+        east(from, stops)
+    } else {
+        ray(from, &opens[i], DIRS[i])
+    }
+}
+
 /// The lines of the king of the side to move, which is the same king on the same square in
 /// every lane: the boards of a batch are the children of one position, and the side to move in
 /// them is the side that did not move there. Read from a table by the king's square instead of

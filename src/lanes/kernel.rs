@@ -6,7 +6,7 @@
 use super::geometry::KingLines;
 use super::geometry::{
     DIRS, FILE_A, FILE_H, KING_LINES, N, NE, NW, Open, S, SE, SW, east, king_attacks, king_ray,
-    knight_attacks, line_of, open, opposite, ray, step,
+    knight_attacks, line_of, open, opposite, ray, slide, step,
 };
 use super::{LANES, Lane};
 use crate::attacks;
@@ -190,10 +190,8 @@ pub(super) fn count_lanes<V: Lane, const WHITE: bool, const DIAG: bool, const ST
     let mut from_e_king = [V::splat(0); 8];
     if STATS {
         unroll8!(I => {
-            if I == 1 {
-                from_e_king[I] = east(e_king, stops);
-            } else if DIAG || I < 4 {
-                from_e_king[I] = ray(e_king, &opens[I], DIRS[I]);
+            if DIAG || I < 4 {
+                from_e_king[I] = slide(e_king, I, stops, &opens);
             }
         });
     }
@@ -258,11 +256,10 @@ pub(super) fn count_lanes<V: Lane, const WHITE: bool, const DIAG: bool, const ST
             let pinned_sliders = pinned & (straight | diagonal);
             if pinned_sliders.any_meets(pinned_sliders) {
                 unroll8!(I => {
-                    let d = DIRS[I];
                     let src = if I < 4 { straight } else { diagonal };
                     let src = src & pinned.less(pin_lines[line_of(I)]);
                     if DIAG || I < 4 {
-                        let reach = if I == 1 { east(src, stops) } else { ray(src, &opens[I], d) };
+                        let reach = slide(src, I, stops, &opens);
                         slider_attacks = slider_attacks | reach;
                         fallback = fallback | (reach & own & from_e_king[opposite(I)]);
                     }
@@ -326,11 +323,10 @@ pub(super) fn count_lanes<V: Lane, const WHITE: bool, const DIAG: bool, const ST
 
     // Sliders: in each direction those not pinned or pinned along that direction's line.
     unroll8!(I => {
-        let d = DIRS[I];
         let src = if I < 4 { straight } else { diagonal };
         let src = src & (free | pin_lines[line_of(I)]);
         if DIAG || I < 4 {
-            let moves = if I == 1 { east(src, stops) } else { ray(src, &opens[I], d) };
+            let moves = slide(src, I, stops, &opens);
             let legal = moves & targets;
             tally = legal.tally(tally);
             if STATS {
