@@ -3,9 +3,10 @@
 //! a smear; the counter's copies compiled for x86-64-v3.
 
 use super::kernel::{Batch, Mover, count_batch};
-use super::stats::{BatchStats, CheckSets, batch_stats};
+use super::stats::{CheckSets, LeftLanes, batch_stats};
 use super::{LANES, Lane};
 use crate::position::CastlePaths;
+use crate::stats::Stats;
 use std::arch::x86_64::*;
 use std::ops::{BitAnd, BitOr, BitXor, Not};
 
@@ -169,9 +170,10 @@ impl Lane for V256 {
         mover: Mover,
         paths: &CastlePaths,
         sets: &mut CheckSets,
-    ) -> BatchStats {
+        total: &mut Stats<u64>,
+    ) -> LeftLanes {
         // SAFETY: the caller's.
-        unsafe { stats_avx2(batch, rooks, times, weighted, n, mover, paths, sets) }
+        unsafe { stats_avx2(batch, rooks, times, weighted, n, mover, paths, sets, total) }
     }
     #[inline(always)]
     fn store(self, out: &mut [u64]) {
@@ -231,19 +233,23 @@ crate::cpu::x86_64_v3! {
         mover: Mover,
         paths: &CastlePaths,
         sets: &mut CheckSets,
-    ) -> BatchStats {
-        let mut r = stats_half_avx2(batch, rooks, times, weighted, 0, n.min(4), mover, paths, sets);
+        total: &mut Stats<u64>,
+    ) -> LeftLanes {
+        let first = n.min(4);
+        let mut left =
+            stats_half_avx2(batch, rooks, times, weighted, 0, first, mover, paths, sets, total);
         if n > 4 {
-            let h = stats_half_avx2(batch, rooks, times, weighted, 4, n - 4, mover, paths, sets);
-            r = r.join(h);
+            let (at, rest) = (4, n - 4);
+            let h = stats_half_avx2(batch, rooks, times, weighted, at, rest, mover, paths, sets, total);
+            left = left.join(h);
         }
-        r
+        left
     }
 }
 
 crate::cpu::x86_64_v3! {
-    /// The statistics of the `n` boards from lane `at`, in AVX2 registers: a function of its
-    /// own, as [`count_half_avx2`].
+    /// The statistics of the `n` boards from lane `at`, in AVX2 registers, their counts added
+    /// to `total`: a function of its own, as [`count_half_avx2`].
     #[inline(never)]
     #[allow(clippy::too_many_arguments)]
     fn stats_half_avx2(
@@ -256,8 +262,9 @@ crate::cpu::x86_64_v3! {
         mover: Mover,
         paths: &CastlePaths,
         sets: &mut CheckSets,
-    ) -> BatchStats {
-        batch_stats::<V256>(batch, rooks, times, weighted, at, n, mover, paths, sets)
+        total: &mut Stats<u64>,
+    ) -> LeftLanes {
+        batch_stats::<V256>(batch, rooks, times, weighted, at, n, mover, paths, sets).add_to(total)
     }
 }
 

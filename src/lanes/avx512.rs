@@ -2,9 +2,10 @@
 //! count by VPOPCNTDQ, leading zeros by CD); the counter's copy compiled for them.
 
 use super::kernel::{Batch, Mover, count_batch};
-use super::stats::{BatchStats, CheckSets, batch_stats};
+use super::stats::{CheckSets, LeftLanes, batch_stats};
 use super::{LANES, Lane};
 use crate::position::CastlePaths;
+use crate::stats::Stats;
 use std::arch::x86_64::*;
 use std::ops::{BitAnd, BitOr, BitXor, Not};
 
@@ -147,9 +148,10 @@ impl Lane for V512 {
         mover: Mover,
         paths: &CastlePaths,
         sets: &mut CheckSets,
-    ) -> BatchStats {
+        total: &mut Stats<u64>,
+    ) -> LeftLanes {
         // SAFETY: the caller's.
-        unsafe { stats_avx512(batch, rooks, times, weighted, n, mover, paths, sets) }
+        unsafe { stats_avx512(batch, rooks, times, weighted, n, mover, paths, sets, total) }
     }
     #[inline(always)]
     fn store(self, out: &mut [u64]) {
@@ -203,8 +205,9 @@ crate::cpu::avx512_lanes! {
         mover: Mover,
         paths: &CastlePaths,
         sets: &mut CheckSets,
-    ) -> BatchStats {
-        batch_stats::<V512>(batch, rooks, times, weighted, 0, n, mover, paths, sets)
+        total: &mut Stats<u64>,
+    ) -> LeftLanes {
+        batch_stats::<V512>(batch, rooks, times, weighted, 0, n, mover, paths, sets).add_to(total)
     }
 }
 

@@ -17,11 +17,14 @@
 //! enemy attacks the lanes computed.
 
 use crate::position::CastlePaths;
+use crate::stats::Stats;
 pub(crate) use kernel::{
     BISHOP_LINES, Batch, KNIGHT_CHECKS, Mover, PAWN_CHECKS, ROOK_LINES, SLIDER_CHECKS,
     one_board_only,
 };
-pub(crate) use stats::{BatchStats, CheckSets, slider_from};
+#[cfg(test)]
+pub(crate) use stats::BatchStats;
+pub(crate) use stats::{CheckSets, LeftLanes, slider_from};
 use std::ops::{BitAnd, BitOr, BitXor, Not};
 
 /// Boards per batch: eight, one to a lane of an AVX-512 register, or two halves of four in
@@ -127,8 +130,10 @@ pub(crate) trait Lane:
         mover: Mover,
         paths: &CastlePaths,
     ) -> [u64; LANES];
-    /// The statistics the lanes give of the first `n` boards of `batch` (see [`BatchStats`]),
-    /// the direct checks' destinations in `sets`.
+    /// The statistics the lanes give of the first `n` boards of `batch` (see
+    /// [`BatchStats`](stats::BatchStats)):
+    /// the counts added to `total`, the direct checks' destinations in `sets`, and the lanes
+    /// left to be finished one board at a time.
     ///
     /// # Safety
     /// As [`Lane::count`].
@@ -142,7 +147,8 @@ pub(crate) trait Lane:
         mover: Mover,
         paths: &CastlePaths,
         sets: &mut CheckSets,
-    ) -> BatchStats;
+        total: &mut Stats<u64>,
+    ) -> LeftLanes;
     /// The lanes, stored in the first words of `out`, one to a lane.
     fn store(self, out: &mut [u64]);
     /// Which lanes are not zero: bit `i` for lane `i`.

@@ -14,6 +14,7 @@ use super::{LANES, Lane};
 use crate::attacks;
 use crate::bitboard::Bitboard;
 use crate::position::CastlePaths;
+use crate::stats::Stats;
 use crate::types::{Color, PieceKind, Square};
 
 /// What the lanes tell of a batch's boards for statistics: the moves, captures and castles of
@@ -37,18 +38,43 @@ pub(crate) struct BatchStats {
     pub(crate) castling: u8,
 }
 
-impl BatchStats {
-    /// The statistics of two parts of a batch together (their lanes' bits apart).
+/// Which lanes of a batch are left to be finished one board at a time: the part of a
+/// [`BatchStats`] that [`Lane::stats`] returns, its counts added where the caller keeps them
+/// ([`BatchStats::add_to`]).
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
+pub(crate) struct LeftLanes {
+    pub(crate) each: u8,
+    pub(crate) direct: u8,
+    pub(crate) castling: u8,
+}
+
+impl LeftLanes {
+    /// The lanes left of two parts of a batch together (their lanes' bits apart).
     #[inline(always)]
-    pub(super) fn join(self, o: BatchStats) -> BatchStats {
-        BatchStats {
-            moves: self.moves + o.moves,
-            captures: self.captures + o.captures,
-            castles: self.castles + o.castles,
-            direct_checks: self.direct_checks + o.direct_checks,
+    pub(super) fn join(self, o: LeftLanes) -> LeftLanes {
+        LeftLanes {
             each: self.each | o.each,
             direct: self.direct | o.direct,
             castling: self.castling | o.castling,
+        }
+    }
+}
+
+impl BatchStats {
+    /// Adds the counts to `total`, and gives the lanes left. Done by the kernel itself:
+    /// returned in memory and added by the caller, two counts the kernel had stored apart were
+    /// read back with one 16-byte load, which must wait for both stores to complete
+    /// (docs/performance.md).
+    #[inline(always)]
+    pub(super) fn add_to(self, total: &mut Stats<u64>) -> LeftLanes {
+        total.nodes += self.moves;
+        total.captures += self.captures;
+        total.castles += self.castles;
+        total.direct_checks += self.direct_checks;
+        LeftLanes {
+            each: self.each,
+            direct: self.direct,
+            castling: self.castling,
         }
     }
 }

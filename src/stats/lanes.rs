@@ -133,12 +133,9 @@ impl<V: Lane> StatsLanes<V> {
                 self.mover,
                 paths,
                 &mut self.sets,
+                &mut self.total,
             )
         };
-        self.total.nodes += r.moves;
-        self.total.captures += r.captures;
-        self.total.castles += r.castles;
-        self.total.direct_checks += r.direct_checks;
         let mut each = r.each;
         while each != 0 {
             let i = each.trailing_zeros() as usize;

@@ -45,8 +45,9 @@ unsafe fn alone_in_a_batch<V: Lane>(board: &Board, paths: &CastlePaths) -> Batch
     castling[0] = board.castling_rooks_of(us).0;
     let mover = Mover::of_side(board, us);
     let mut sets = CheckSets::EMPTY;
+    let mut total = Stats::default();
     // SAFETY: the caller's.
-    unsafe {
+    let left = unsafe {
         V::stats(
             &batch,
             &castling,
@@ -56,7 +57,17 @@ unsafe fn alone_in_a_batch<V: Lane>(board: &Board, paths: &CastlePaths) -> Batch
             mover,
             paths,
             &mut sets,
+            &mut total,
         )
+    };
+    BatchStats {
+        moves: total.nodes,
+        captures: total.captures,
+        castles: total.castles,
+        direct_checks: total.direct_checks,
+        each: left.each,
+        direct: left.direct,
+        castling: left.castling,
     }
 }
 
