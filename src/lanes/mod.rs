@@ -131,9 +131,8 @@ pub(crate) trait Lane:
         paths: &CastlePaths,
     ) -> [u64; LANES];
     /// The statistics the lanes give of the first `n` boards of `batch` (see
-    /// [`BatchStats`](stats::BatchStats)):
-    /// the counts added to `total`, the direct checks' destinations in `sets`, and the lanes
-    /// left to be finished one board at a time.
+    /// [`BatchStats`](stats::BatchStats)): the counts added to `total`, the direct checks'
+    /// destinations in `sets`, and the lanes left to be finished one board at a time.
     ///
     /// # Safety
     /// As [`Lane::count`].
