@@ -7,6 +7,7 @@ use crate::attacks::Sliders;
 use crate::bitboard::Bitboard;
 use crate::cpu::{Simd, SimdKind};
 use crate::movegen;
+use crate::perft::{Build, Count, SharedLanes};
 use crate::position::{Board, CastlePaths};
 use crate::types::{Color, PieceKind, Square};
 use std::marker::PhantomData;
@@ -76,6 +77,28 @@ pub(crate) struct Lanes<V> {
     lanes: PhantomData<V>,
 }
 
+impl<V: Lane> SharedLanes<Count> for Lanes<V> {
+    /// Lanes for boards with `side` to move, its king and knights where they stand on `board`
+    /// (the position whose children's children will be pushed, or whose children will be).
+    ///
+    /// # Safety
+    /// As [`Lanes::new`].
+    #[inline(always)]
+    unsafe fn of_side(board: &Board, side: Color) -> Lanes<V> {
+        let Mover {
+            side,
+            king,
+            knights,
+        } = Mover::of_side(board, side);
+        // SAFETY: the caller's.
+        unsafe { Lanes::new(side, king, knights) }
+    }
+    #[inline(always)]
+    fn rebase<S: Sliders, B: Build>(&mut self, board: &Board, paths: &CastlePaths) {
+        Lanes::rebase(self, board, paths);
+    }
+}
+
 impl<V: Lane> Lanes<V> {
     /// Lanes for boards with `side` to move, its king on `king` and its knights among
     /// `knights` (as the children of one position: its side not to move has them; the counts
@@ -99,22 +122,6 @@ impl<V: Lane> Lanes<V> {
             total: 0,
             lanes: PhantomData,
         }
-    }
-
-    /// Lanes for boards with `side` to move, its king and knights where they stand on `board`
-    /// (the position whose children's children will be pushed, or whose children will be).
-    ///
-    /// # Safety
-    /// As [`Lanes::new`].
-    #[inline(always)]
-    pub(crate) unsafe fn of_side(board: &Board, side: Color) -> Lanes<V> {
-        let Mover {
-            side,
-            king,
-            knights,
-        } = Mover::of_side(board, side);
-        // SAFETY: the caller's.
-        unsafe { Lanes::new(side, king, knights) }
     }
 
     /// Adds `board`'s legal moves: now if it has an en-passant square or a castling path its

@@ -3,7 +3,7 @@
 //! which each copy calls only itself.
 
 #[cfg(target_arch = "x86_64")]
-use super::depth2::Leaves;
+use super::depth2::SharedLanes;
 #[cfg(target_arch = "x86_64")]
 use super::depth2::perft_2_into;
 use super::depth2::{OneByOne, perft_2_as};
@@ -174,109 +174,61 @@ impl LastPly for OneBoard {
     }
 }
 
-/// The plain count in the lanes of `V`, whatever the number of pieces: with the batches shared
-/// by a depth-3 node's grandchildren they are faster than one board at a time even in a
-/// five-piece ending, and no slower where a table's depth-2 nodes each fill their own (a
-/// ten-piece ending).
+/// The last two plies in lanes (`T`: the plain count's or the statistics'), whatever the number
+/// of pieces. With the batches shared by a depth-3 node's grandchildren they are faster than
+/// one board at a time even in a five-piece ending. Where a table looks up each depth-2 node,
+/// each fills batches of its own, the last of them part-empty: the plain count is then no
+/// slower than one board at a time (a ten-piece ending), and the statistics are faster in
+/// AVX-512 lanes, now that the lanes count most direct checks themselves, and level with it in
+/// AVX2 lanes (docs/performance.md).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn lanes_perft_2<S: Sliders, B: Build, V: Lane>(pos: &Position) -> u64 {
-    // SAFETY: a copy counting in `V`'s lanes runs only where a `Simd` of their kind could be
-    // made: the CPU has their instructions.
-    let lanes = unsafe { Lanes::<V>::of_side(pos.board(), !pos.side_to_move()) };
-    perft_2_as::<S, B, Count, _>(pos, lanes)
+fn lanes_2<S: Sliders, B: Build, L: Leaf, T: SharedLanes<L>>(pos: &Position) -> L::Narrow {
+    // SAFETY: a copy counting in lanes runs only where a `Simd` of their kind could be made:
+    // the CPU has their instructions.
+    let lanes = unsafe { T::of_side(pos.board(), !pos.side_to_move()) };
+    perft_2_as::<S, B, L, _>(pos, lanes)
 }
 
-/// As [`lanes_perft_2`], to depth 3: the grandchildren of all of `pos`'s children share the
-/// lanes. A batch is flushed when full, before boards whose side to move has its king elsewhere
-/// or a knight on a new square (after a king or knight move at `pos`), and at the end, so that
-/// the batches are full but for the last, instead of one part-filled batch for each child.
+/// As [`lanes_2`], to depth 3: the grandchildren of all of `pos`'s children share the lanes.
+/// A batch is flushed when full, before boards whose side to move has its king elsewhere or a
+/// knight on a new square (after a king or knight move at `pos`), and at the end, so that the
+/// batches are full but for the last, instead of one part-filled batch for each child.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn lanes_perft_3<S: Sliders, B: Build, V: Lane>(pos: &mut Position) -> u64 {
+fn lanes_3<S: Sliders, B: Build, L: Leaf, T: SharedLanes<L>>(pos: &mut Position) -> L::Narrow {
     let mut moves = MoveList::new();
     movegen::generate::<S, MoveList, true>(pos, &mut moves);
-    // SAFETY: as in `lanes_perft_2`: the CPU has `V`'s instructions.
-    let mut lanes = unsafe { Lanes::<V>::of_side(pos.board(), pos.side_to_move()) };
-    for &mv in &moves {
-        let undo = pos.make(mv);
-        lanes.rebase(pos.board(), pos.castle_path_table());
-        perft_2_into::<S, B, Count, _>(pos, &mut lanes);
-        pos.unmake(mv, &undo);
-    }
-    lanes.finish(pos.castle_path_table())
-}
-
-/// The statistics in the lanes of `V`: a depth-2 node's own batches (a count through a table
-/// looks up each depth-2 node), the last of them part-empty, yet in AVX-512 lanes faster than
-/// one board at a time now that the lanes count most direct checks themselves, and in AVX2
-/// lanes level with it (docs/performance.md).
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn lanes_stats_2<S: Sliders, B: Build, V: Lane>(pos: &Position) -> Stats<u64> {
-    // SAFETY: a copy counting in `V`'s lanes runs only where a `Simd` of their kind could be
-    // made: the CPU has their instructions.
-    let lanes = unsafe { StatsLanes::<V>::of_side(pos.board(), !pos.side_to_move()) };
-    perft_2_as::<S, B, Statistics, _>(pos, lanes)
-}
-
-/// The statistics in the lanes of `V`, to depth 3: as [`lanes_perft_3`], the grandchildren of
-/// all of `pos`'s children share the lanes.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn lanes_stats_3<S: Sliders, B: Build, V: Lane>(pos: &mut Position) -> Stats<u64> {
-    let mut moves = MoveList::new();
-    movegen::generate::<S, MoveList, true>(pos, &mut moves);
-    // SAFETY: as in `lanes_stats_2`: the CPU has `V`'s instructions.
-    let mut lanes = unsafe { StatsLanes::<V>::of_side(pos.board(), pos.side_to_move()) };
+    // SAFETY: as in `lanes_2`: the CPU has the lanes' instructions.
+    let mut lanes = unsafe { T::of_side(pos.board(), pos.side_to_move()) };
     for &mv in &moves {
         let undo = pos.make(mv);
         lanes.rebase::<S, B>(pos.board(), pos.castle_path_table());
-        perft_2_into::<S, B, Statistics, _>(pos, &mut lanes);
+        perft_2_into::<S, B, L, _>(pos, &mut lanes);
         pos.unmake(mv, &undo);
     }
-    Leaves::<Statistics>::finish::<S, B>(&mut lanes, pos.castle_path_table())
+    lanes.finish::<S, B>(pos.castle_path_table())
 }
 
-/// The AVX-512 lanes: the plain count and the statistics.
+/// The lanes of a vector type (`V512`, AVX-512's; `V256`, AVX2's): the plain count and the
+/// statistics.
 #[cfg(target_arch = "x86_64")]
-impl LastPly for V512 {
+impl<V: Lane> LastPly for V {
     #[inline(always)]
     fn perft_2<S: Sliders, B: Build>(pos: &Position) -> u64 {
-        lanes_perft_2::<S, B, V512>(pos)
+        lanes_2::<S, B, Count, Lanes<V>>(pos)
     }
     #[inline(always)]
     fn perft_3<S: Sliders, B: Build>(pos: &mut Position) -> u64 {
-        lanes_perft_3::<S, B, V512>(pos)
+        lanes_3::<S, B, Count, Lanes<V>>(pos)
     }
     #[inline(always)]
     fn stats_2<S: Sliders, B: Build>(pos: &Position) -> Stats<u64> {
-        lanes_stats_2::<S, B, V512>(pos)
+        lanes_2::<S, B, Statistics, StatsLanes<V>>(pos)
     }
     #[inline(always)]
     fn stats_3<S: Sliders, B: Build>(pos: &mut Position) -> Stats<u64> {
-        lanes_stats_3::<S, B, V512>(pos)
-    }
-}
-
-/// The AVX2 lanes: the plain count and the statistics.
-#[cfg(target_arch = "x86_64")]
-impl LastPly for V256 {
-    #[inline(always)]
-    fn perft_2<S: Sliders, B: Build>(pos: &Position) -> u64 {
-        lanes_perft_2::<S, B, V256>(pos)
-    }
-    #[inline(always)]
-    fn perft_3<S: Sliders, B: Build>(pos: &mut Position) -> u64 {
-        lanes_perft_3::<S, B, V256>(pos)
-    }
-    #[inline(always)]
-    fn stats_2<S: Sliders, B: Build>(pos: &Position) -> Stats<u64> {
-        lanes_stats_2::<S, B, V256>(pos)
-    }
-    #[inline(always)]
-    fn stats_3<S: Sliders, B: Build>(pos: &mut Position) -> Stats<u64> {
-        lanes_stats_3::<S, B, V256>(pos)
+        lanes_3::<S, B, Statistics, StatsLanes<V>>(pos)
     }
 }
 

@@ -68,6 +68,21 @@ impl<L: BoardLeaf> Leaves<L> for OneByOne<L::Narrow> {
     }
 }
 
+/// Leaves gathered into batches of lanes, which the grandchildren of one depth-3 node may
+/// share: the plain count's ([`crate::lanes::Lanes`]) and the statistics'
+/// ([`crate::stats::StatsLanes`]).
+#[cfg(target_arch = "x86_64")]
+pub(crate) trait SharedLanes<L: Leaf>: Leaves<L> {
+    /// Lanes for boards with `side` to move, its king and knights where they stand on `board`.
+    ///
+    /// # Safety
+    /// The CPU must have the instructions of the lanes' vector type.
+    unsafe fn of_side(board: &Board, side: crate::types::Color) -> Self;
+    /// From now on, boards whose side to move has its king and knights where they stand on
+    /// `board`: the batch so far is counted first if they cannot join it.
+    fn rebase<S: Sliders, B: Build>(&mut self, board: &Board, paths: &CastlePaths);
+}
+
 #[cfg(target_arch = "x86_64")]
 impl<V: crate::lanes::Lane> Leaves<Count> for crate::lanes::Lanes<V> {
     #[inline(always)]

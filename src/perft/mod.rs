@@ -12,8 +12,8 @@ pub use tasks::{Cancelled, Follow, Watch};
 pub(crate) use copies::Baseline;
 pub(crate) use copies::{Build, LastPly};
 #[cfg(target_arch = "x86_64")]
-pub(crate) use depth2::Leaves;
-pub(crate) use leaf::{BoardLeaf, Leaf};
+pub(crate) use depth2::{Leaves, SharedLanes};
+pub(crate) use leaf::{BoardLeaf, Count, Leaf};
 pub(crate) use tasks::{divide_leaves, total_leaves};
 
 use crate::attacks::Sliders;
@@ -25,7 +25,7 @@ use crate::stats::{Statistics, Stats};
 use crate::tt::Record;
 use crate::tt::Table;
 use crate::types::Move;
-use leaf::{Count, EveryMove};
+use leaf::EveryMove;
 
 /// How the last ply is counted.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

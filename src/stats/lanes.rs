@@ -21,7 +21,7 @@ use crate::lanes::{
     SLIDER_CHECKS, one_board_only, slider_from,
 };
 use crate::movegen::en_passant_takers;
-use crate::perft::{BoardLeaf, Build, Leaves};
+use crate::perft::{BoardLeaf, Build, Leaves, SharedLanes};
 use crate::position::{Board, CastlePaths, Position};
 use crate::types::{Color, Move, MoveKind, PieceKind, Square};
 use crate::unchanged_replies::Inert;
@@ -48,28 +48,6 @@ pub(crate) struct StatsLanes<V> {
 }
 
 impl<V: Lane> StatsLanes<V> {
-    /// Lanes for boards with `side` to move, its king and knights where they stand on `board`
-    /// (the depth-3 node whose grandchildren will be pushed).
-    ///
-    /// # Safety
-    /// The CPU must have the instructions of `V`'s lanes (AVX-512's:
-    /// [`crate::cpu::has_avx512_lanes`]; AVX2's: a CPU of the x86-64-v3 level).
-    #[inline(always)]
-    pub(crate) unsafe fn of_side(board: &Board, side: Color) -> StatsLanes<V> {
-        StatsLanes {
-            batch: Batch::default(),
-            castling: [0; LANES],
-            times: [1; LANES],
-            weighted: 0,
-            unplayed: [Board::BLANK; LANES],
-            n: 0,
-            mover: Mover::of_side(board, side),
-            total: Stats::default(),
-            sets: CheckSets::EMPTY,
-            lanes: PhantomData,
-        }
-    }
-
     /// The board in lane `lane`.
     #[inline(always)]
     fn board(&self, lane: usize) -> Board {
@@ -458,6 +436,34 @@ impl<V: Lane> Leaves<Statistics> for StatsLanes<V> {
     #[inline(always)]
     fn inert<S: Sliders, B: Build>(&mut self, board: &Board, paths: &CastlePaths) -> Inert {
         Statistics::inert::<S>(board, paths)
+    }
+}
+
+impl<V: Lane> SharedLanes<Statistics> for StatsLanes<V> {
+    /// Lanes for boards with `side` to move, its king and knights where they stand on `board`
+    /// (the depth-3 node whose grandchildren will be pushed).
+    ///
+    /// # Safety
+    /// The CPU must have the instructions of `V`'s lanes (AVX-512's:
+    /// [`crate::cpu::has_avx512_lanes`]; AVX2's: a CPU of the x86-64-v3 level).
+    #[inline(always)]
+    unsafe fn of_side(board: &Board, side: Color) -> Self {
+        StatsLanes {
+            batch: Batch::default(),
+            castling: [0; LANES],
+            times: [1; LANES],
+            weighted: 0,
+            unplayed: [Board::BLANK; LANES],
+            n: 0,
+            mover: Mover::of_side(board, side),
+            total: Stats::default(),
+            sets: CheckSets::EMPTY,
+            lanes: PhantomData,
+        }
+    }
+    #[inline(always)]
+    fn rebase<S: Sliders, B: Build>(&mut self, board: &Board, paths: &CastlePaths) {
+        StatsLanes::rebase::<S, B>(self, board, paths);
     }
 }
 

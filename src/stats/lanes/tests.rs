@@ -6,7 +6,7 @@ use crate::bitboard::Bitboard;
 use crate::lanes::BatchStats;
 use crate::lanes::{V256, V512};
 use crate::movegen::legal_moves;
-use crate::perft::{Baseline, BoardLeaf, Leaves};
+use crate::perft::{Baseline, BoardLeaf, Leaves, SharedLanes};
 use crate::position::{Board, CastlePaths};
 use crate::stats::leaf::{discoverers, no_reply_checks};
 use crate::stats::tests::each_unplayed;
