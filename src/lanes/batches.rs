@@ -63,7 +63,7 @@ fn count_each_in<S: Sliders, V: Lane>(boards: &[Board], paths: &CastlePaths) -> 
 /// Boards gathered into batches as they come, counted eight at a time in the lanes of `V`: every
 /// board in a batch has the same side to move, with its king on the same square and its knights
 /// among the same squares, as the grandchildren of one node have but after a king or knight
-/// move there ([`Lanes::rebase`] flushes the batch before those).
+/// move there ([`SharedLanes::rebase`] flushes the batch before those).
 pub(crate) struct Lanes<V> {
     batch: Batch,
     /// Each lane's castling rooks of the side to move.
@@ -93,9 +93,18 @@ impl<V: Lane> SharedLanes<Count> for Lanes<V> {
         // SAFETY: the caller's.
         unsafe { Lanes::new(side, king, knights) }
     }
+    /// From now on, boards whose side to move has its king and knights where they stand on
+    /// `board`: the batch so far is counted first if its king stood elsewhere or a knight
+    /// stands where none stood in it (each knight square costs every batch a step).
     #[inline(always)]
     fn rebase<S: Sliders, B: Build>(&mut self, board: &Board, paths: &CastlePaths) {
-        Lanes::rebase(self, board, paths);
+        let mut mover = self.mover;
+        if !mover.rebase(board) {
+            if self.n > 0 {
+                self.flush(paths);
+            }
+            self.mover = mover;
+        }
     }
 }
 
@@ -169,20 +178,6 @@ impl<V: Lane> Lanes<V> {
         self.n += 1;
         if self.n == LANES {
             self.flush(paths);
-        }
-    }
-
-    /// From now on, boards whose side to move has its king and knights where they stand on
-    /// `board`: the batch so far is counted first if its king stood elsewhere or a knight
-    /// stands where none stood in it (each knight square costs every batch a step).
-    #[inline(always)]
-    pub(crate) fn rebase(&mut self, board: &Board, paths: &CastlePaths) {
-        let mut mover = self.mover;
-        if !mover.rebase(board) {
-            if self.n > 0 {
-                self.flush(paths);
-            }
-            self.mover = mover;
         }
     }
 

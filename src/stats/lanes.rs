@@ -55,19 +55,6 @@ impl<V: Lane> StatsLanes<V> {
             .board(lane, self.mover.side(), Bitboard(self.castling[lane]))
     }
 
-    /// From now on, boards whose side to move has its king and knights where they stand on
-    /// `board`: the batch so far is classified first if they cannot join it.
-    #[inline(always)]
-    pub(crate) fn rebase<S: Sliders, B: Build>(&mut self, board: &Board, paths: &CastlePaths) {
-        let mut mover = self.mover;
-        if !mover.rebase(board) {
-            if self.n > 0 {
-                self.flush::<S, B>(paths);
-            }
-            self.mover = mover;
-        }
-    }
-
     /// Puts `board` (whose side to move keeps the castling rooks `rooks`) in the next lane,
     /// and classifies the batch once it is full.
     #[inline(always)]
@@ -461,9 +448,17 @@ impl<V: Lane> SharedLanes<Statistics> for StatsLanes<V> {
             lanes: PhantomData,
         }
     }
+    /// From now on, boards whose side to move has its king and knights where they stand on
+    /// `board`: the batch so far is classified first if they cannot join it.
     #[inline(always)]
     fn rebase<S: Sliders, B: Build>(&mut self, board: &Board, paths: &CastlePaths) {
-        StatsLanes::rebase::<S, B>(self, board, paths);
+        let mut mover = self.mover;
+        if !mover.rebase(board) {
+            if self.n > 0 {
+                self.flush::<S, B>(paths);
+            }
+            self.mover = mover;
+        }
     }
 }
 
