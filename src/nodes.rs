@@ -89,6 +89,23 @@ impl Nodes {
             && self.0[PERFT_BITS / 64] >> (PERFT_BITS % 64) == 0
     }
 
+    /// The count's `N` least significant 64-bit words, if it has no others (a table keeps
+    /// counts of deep subtrees this way, in as many words as they need).
+    pub(crate) fn to_words<const N: usize>(self) -> Option<[u64; N]> {
+        (N >= WORDS || self.0[N..].iter().all(|&w| w == 0))
+            .then(|| std::array::from_fn(|i| self.0.get(i).copied().unwrap_or(0)))
+    }
+
+    /// The count whose least significant words are `words` (the inverse of
+    /// [`Nodes::to_words`]).
+    pub(crate) fn from_words<const N: usize>(words: [u64; N]) -> Nodes {
+        let mut w = [0; WORDS];
+        for (o, i) in w.iter_mut().zip(words) {
+            *o = i;
+        }
+        Nodes(w)
+    }
+
     /// Whether the count is zero.
     pub fn is_zero(self) -> bool {
         self == Nodes::ZERO

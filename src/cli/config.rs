@@ -6,7 +6,7 @@ use super::common::{CountArgs, HashSize, SimdChoice, SliderChoice, available_thr
 use anyhow::{Result, bail};
 use perft::cpu::Simd;
 use perft::perft::{Counting, Perft, Total};
-use perft::tt::{self, Record, Table};
+use perft::tt::{self, CountSize, Record, Table};
 use perft::{Classical, Magic, Nodes, Sliders};
 use std::process::ExitCode;
 
@@ -136,27 +136,32 @@ impl Counts {
             .table(table)
     }
 
-    /// The size `--hash` asks for, in MiB, of a table of records `N` for a count of about
-    /// `leaves` leaves at `depth` (used by `auto` only).
-    pub fn hash_mb<N: Record>(&self, leaves: impl FnOnce() -> f64, depth: u32) -> usize {
+    /// The size `--hash` asks for, in MiB, of a table of records `N` for the count `size`
+    /// (used by `auto` only).
+    pub fn hash_mb<N: Record>(&self, size: impl FnOnce() -> CountSize) -> usize {
         match self.hash {
             HashSize::Mb(mb) => mb as usize,
-            HashSize::Auto => tt::auto_mb::<N>(leaves(), depth, tt::available_memory()),
+            HashSize::Auto => size().auto_mb::<N>(tt::available_memory()),
         }
     }
 
-    /// The transposition table of [`Counts::hash_mb`] for records `N` (node counts or
-    /// statistics), built once, if one is asked for.
-    pub fn table<N: Record>(
-        &self,
-        leaves: impl FnOnce() -> f64,
-        depth: u32,
-    ) -> Result<Option<Table<N>>> {
-        self.table_of_mb(self.hash_mb::<N>(leaves, depth))
+    /// The transposition table `--hash` asks for, for records `N` (node counts or statistics),
+    /// sized (`auto`) and divided between its parts for the count `size`, if one is asked for.
+    pub fn table<N: Record>(&self, size: impl FnOnce() -> CountSize) -> Result<Option<Table<N>>> {
+        let size = size();
+        let mb = self.hash_mb::<N>(|| size);
+        match mb {
+            0 => Ok(None),
+            mb => Ok(Some(Table::with_layout(
+                mb,
+                self.threads,
+                size.layout::<N>(mb),
+            )?)),
+        }
     }
 
-    /// A table of `mb` MiB for records `N` (none for 0), its memory first written by as many
-    /// threads as will count with it.
+    /// A table of `mb` MiB for records `N` (none for 0), divided for no count in particular, its
+    /// memory first written by as many threads as will count with it.
     pub fn table_of_mb<N: Record>(&self, mb: usize) -> Result<Option<Table<N>>> {
         match mb {
             0 => Ok(None),

@@ -5,7 +5,7 @@ use super::common::{MAX_DEPTH, Names, build_position, mnps, mnps_label, rules_la
 use super::config::{Counts, SliderJob};
 use super::progress;
 use anyhow::Result;
-use perft::perft::{estimate_leaves, uci_lines};
+use perft::perft::{estimate_count, uci_lines};
 use perft::{Nodes, Position, Sliders};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -116,7 +116,7 @@ impl SliderJob for Count {
         let depth = self.depth;
         let table = self
             .counts
-            .table(|| estimate_leaves::<S>(&self.pos, depth), depth)?;
+            .table(|| estimate_count::<S>(&self.pos, depth))?;
         let opts = self.counts.perft(table.as_ref());
         let start = Instant::now();
         // On a terminal a count that lasts shows the tasks done (nothing else changes).
@@ -201,7 +201,7 @@ impl SliderJob for Perftree {
         }
         let table = self
             .counts
-            .table(|| estimate_leaves::<S>(&self.pos, self.depth), self.depth)?;
+            .table(|| estimate_count::<S>(&self.pos, self.depth))?;
         let opts = self.counts.perft(table.as_ref());
         let lines = uci_lines(&self.pos, opts.divide::<S>(&self.pos, self.depth));
         for (mv, n) in &lines {

@@ -18,8 +18,9 @@ use perft::attacks::Sliders;
 use perft::diff::{EngineUnderTest, never};
 use perft::engine::Engine;
 use perft::epd;
-use perft::perft::estimate_leaves;
+use perft::perft::estimate_count;
 use perft::suite::{self, Limits};
+use perft::tt::CountSize;
 use perft::validate::{
     Descent, MoveClass, Outcome, PositionDiff, Stopped, Totals, check_position,
     find_divergence_with,
@@ -132,7 +133,7 @@ fn run_one<S: Sliders>(args: &Args, counts: Counts) -> Result<ExitCode> {
     let start = build_position(Some(fen), args.chess960, &refs, &OPTION_NAMES)?;
     let root = perft::Position::from_fen_with(fen, args.chess960)?;
     let depth = args.depth.unwrap_or(1);
-    let table = counts.table(|| estimate_leaves::<S>(&start, depth), depth)?;
+    let table = counts.table(|| estimate_count::<S>(&start, depth))?;
     let opts = counts.perft(table.as_ref());
     let html = args
         .html
@@ -287,7 +288,7 @@ fn run_suite<S: Sliders>(args: &Args, counts: Counts, path: &Path) -> Result<Exi
     let names: Vec<String> = entries.iter().flatten().map(|e| e.name()).collect();
     let width = name_width(names.iter().map(String::as_str));
     let (leaves, depth) = auto_table_size(&limits);
-    let table = counts.table(|| leaves, depth)?;
+    let table = counts.table(|| CountSize::dense(leaves, depth))?;
     let opts = counts.perft(table.as_ref());
     let planned: Nodes = entries
         .iter()

@@ -112,7 +112,9 @@ impl<'a> Config<'a> {
             Mode::SuiteCompare { path } => {
                 let (work, bad_lines) = suite::work(path, r.common.chess960, r.suite.limits())?;
                 let what = format!("suite {}", path.display());
-                let mb = counts.hash_mb::<u64>(|| suite::auto_table_size(&r.suite.limits()).0, 8);
+                let mb = counts.hash_mb::<u64>(|| {
+                    perft::tt::CountSize::dense(suite::auto_table_size(&r.suite.limits()).0, 8)
+                });
                 let code = compare::run(&work, &what, counts, mb, r.compare.rounds)?;
                 // As a suite: differing counts exit 1; else bad lines exit 2.
                 Ok(if code == ExitCode::SUCCESS && bad_lines > 0 {
@@ -135,10 +137,8 @@ impl<'a> Config<'a> {
                 json: r.suite.json,
             }),
             Mode::Compare { pos, depth } => {
-                let mb = counts.hash_mb::<u64>(
-                    || perft::perft::estimate_leaves::<perft::Magic>(&pos, depth),
-                    depth,
-                );
+                let mb = counts
+                    .hash_mb::<u64>(|| perft::perft::estimate_count::<perft::Magic>(&pos, depth));
                 let what = pos.to_fen();
                 let work = [Work {
                     pos,

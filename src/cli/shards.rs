@@ -290,9 +290,9 @@ fn auto_mb<S: Sliders>(shard: &Shard, existing: &shards::Results, stats: bool) -
         .map_or(0, |m| m.at);
     let (leaves, depth, memory) = (paths * mean, depth + at, tt::available_memory());
     if stats {
-        tt::auto_mb::<Stats<u64>>(leaves, depth, memory)
+        tt::auto_mb::<Stats<u64>>(leaves, depth, f64::INFINITY, memory)
     } else {
-        tt::auto_mb::<u64>(leaves, depth, memory)
+        tt::auto_mb::<u64>(leaves, depth, f64::INFINITY, memory)
     }
 }
 

@@ -5,7 +5,7 @@ use super::common::{hash_label, mnps, rules_label};
 use super::config::{Counts, SliderJob};
 use super::json::stats::{StatsJson, StatsRowJson};
 use anyhow::Result;
-use perft::perft::{estimate_leaves, uci_lines};
+use perft::perft::{estimate_count, uci_lines};
 use perft::stats::{Stats, StatsTable};
 use perft::{Nodes, Position, Sliders};
 use std::process::ExitCode;
@@ -59,7 +59,7 @@ impl SliderJob for StatsJob {
         let (threads, simd) = (self.counts.threads, self.counts.simd);
         let table: Option<StatsTable> = self
             .counts
-            .table(|| estimate_leaves::<S>(&self.pos, self.depth), self.depth)?;
+            .table(|| estimate_count::<S>(&self.pos, self.depth))?;
         let table = table.as_ref();
         let count = self.counts.count_of::<Stats>(table).simd(simd);
         let start = Instant::now();

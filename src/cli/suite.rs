@@ -11,6 +11,7 @@ use perft::compare::Work;
 use perft::epd;
 use perft::perft::Perft;
 use perft::suite::{self, Limits, PositionReport, Summary};
+use perft::tt::CountSize;
 use perft::{Magic, Nodes, Sliders};
 
 use std::path::{Path, PathBuf};
@@ -256,7 +257,7 @@ impl SliderJob for Suite<'_> {
         let limits = args.limits();
         let input = Input::open(path)?;
         let (leaves, depth) = auto_table_size(&limits);
-        let table = self.counts.table(|| leaves, depth)?;
+        let table = self.counts.table(|| CountSize::dense(leaves, depth))?;
         let opts = self.counts.perft(table.as_ref());
         let (total, width) = if args.json {
             (Nodes::ZERO, *NAME_WIDTH.start())

@@ -4,7 +4,7 @@ use super::common::{CountArgs, HashSize};
 use super::config::{Counts, SliderJob};
 use anyhow::Result;
 use perft::attacks::Sliders;
-use perft::perft::{estimate_leaves, uci_lines};
+use perft::perft::{estimate_count, uci_lines};
 use perft::tt::Table;
 use perft::uci::Uci;
 use std::process::ExitCode;
@@ -31,7 +31,7 @@ impl SliderJob for UciLoop {
     fn run<S: Sliders>(self) -> Result<ExitCode> {
         let count = self.0;
         let kept_table = match count.hash {
-            HashSize::Mb(_) => count.table(|| 0.0, 0)?,
+            HashSize::Mb(mb) => count.table_of_mb(mb as usize)?,
             HashSize::Auto => None,
         };
         // With `--hash auto`, the table sized for the first `go perft` that wants one, kept for
@@ -41,7 +41,7 @@ impl SliderJob for UciLoop {
         let mut grown: Option<(usize, Table)> = None;
         let divide = |pos: &perft::Position, depth: u32| {
             if let HashSize::Auto = count.hash {
-                let mb = count.hash_mb::<u64>(|| estimate_leaves::<S>(pos, depth), depth);
+                let mb = count.hash_mb::<u64>(|| estimate_count::<S>(pos, depth));
                 if mb > grown.as_ref().map_or(0, |(held, _)| *held) {
                     // The old table goes first, so both are never mapped at once.
                     grown = None;

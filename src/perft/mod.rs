@@ -82,6 +82,19 @@ internal! {
     }
 }
 
+internal! {
+    /// What a table for `perft(pos, depth)` is sized and divided by: its leaves estimated
+    /// ([`estimate_leaves`]) and its distinct positions bounded by the material
+    /// ([`crate::tt::distinct_bound`]).
+    pub fn estimate_count<S: Sliders>(pos: &Position, depth: u32) -> crate::tt::CountSize {
+        crate::tt::CountSize {
+            leaves: estimate_leaves::<S>(pos, depth),
+            depth,
+            distinct: crate::tt::distinct_bound(pos),
+        }
+    }
+}
+
 /// A count, and how it is carried out: what it adds up (`T`: [`Nodes`], or
 /// [`Stats`]), how the last ply is counted, the threads, the table, the
 /// last ply's code, and whether a [`Watch`] follows it (`F`). Chosen once, before the count

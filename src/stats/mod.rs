@@ -50,8 +50,13 @@ pub type StatsTable = Table<Stats<u64>>;
 impl Record for Stats<u64> {
     type Wide = Stats;
     type Part = CompactStats;
+    type WidePart = crate::tt::record::RecordTable<Stats>;
     const WIDE_SHARE: usize = 64;
     const BYTES_EACH: f64 = crate::tt::compact::BYTES_EACH;
+    const SHALLOW_BYTES: f64 = 32.0;
+    const DEEP_BYTES: f64 = 64.0;
+    const WIDE_BYTES: f64 = crate::tt::record::bytes_each::<Stats>();
+    const WIDE_FROM: f64 = 18_446_744_073_709_551_616.0;
     #[inline(always)]
     fn widen(self) -> Stats {
         Stats::widen(&self)

@@ -218,9 +218,10 @@ impl CompactStats {
 
 impl part::Part<Stats<u64>> for CompactStats {
     /// Three eighths of the bytes for the deeper records, a sixteenth for the whole ones, the
-    /// rest for depth 2, at least one bucket each; every packed bucket written before counting
+    /// rest for depth 2, at least one bucket each (whatever the share asked for: statistics
+    /// records are divided by their own measure); every packed bucket written before counting
     /// starts (see `Packed`).
-    fn with_bytes(bytes: usize, threads: usize) -> Option<CompactStats> {
+    fn with_bytes(bytes: usize, threads: usize, _deep: f64) -> Option<CompactStats> {
         let whole = RecordTable::with_bytes(bytes / WHOLE_SHARE)?;
         let deep_len = (bytes / 8 * DEEP_EIGHTHS / std::mem::size_of::<DeepBucket>()).max(1);
         let rest = bytes

@@ -1,6 +1,9 @@
 //! The memory a table's packed buckets live in.
 
-pub(super) use imp::Memory;
+pub(super) use imp::{Memory, ZEROED};
+
+/// The smallest page the system maps: writing one byte of each maps all of a table.
+pub(super) const PAGE: usize = 4096;
 
 #[cfg(target_os = "linux")]
 mod imp {
@@ -8,6 +11,9 @@ mod imp {
 
     /// 2 MiB, the size of a transparent huge page.
     const HUGE: usize = 2 << 20;
+
+    /// An anonymous mapping is zeroed by the system.
+    pub(in crate::tt) const ZEROED: bool = true;
 
     /// An anonymous mapping, its buckets starting at a 2 MiB boundary and advised to be backed
     /// by 2 MiB pages (`MADV_HUGEPAGE`; where transparent huge pages are set to `madvise`, the
@@ -90,6 +96,9 @@ mod imp {
 #[cfg(not(target_os = "linux"))]
 mod imp {
     use std::mem::MaybeUninit;
+
+    /// An ordinary allocation holds whatever was there.
+    pub(in crate::tt) const ZEROED: bool = false;
 
     pub(in crate::tt) struct Memory<B> {
         buckets: Vec<B>,

@@ -31,9 +31,13 @@ pub(crate) mod compact;
 mod memory;
 mod packed;
 pub(crate) mod record;
+mod sizing;
+mod wide;
 
 use crate::nodes::Nodes;
 use packed::{BYTES_EACH, COUNT_BITS, Packed};
+pub use sizing::{CountSize, Layout, Shape, distinct_bound};
+pub use wide::WideCounts;
 
 /// A cache line's bytes on the processors this is built for: a deep bucket is two of them, a
 /// shallow one one, and [`Table::prefetch`] asks for each.
@@ -44,15 +48,18 @@ const LINE: usize = 64;
 pub struct TableError {
     /// The size asked for, in MiB.
     pub mb: usize,
+    /// The memory the system said it could give, in MiB, where the table was refused for being
+    /// larger (before any of it was allocated); `None` where the system refused the memory.
+    pub available_mb: Option<u64>,
 }
 
 impl std::fmt::Display for TableError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "cannot allocate a {} MiB hash table (try a smaller --hash)",
-            self.mb
-        )
+        write!(f, "cannot allocate a {} MiB hash table", self.mb)?;
+        if let Some(available) = self.available_mb {
+            write!(f, ": the system has {available} MiB of memory available")?;
+        }
+        write!(f, " (try a smaller --hash)")
     }
 }
 
@@ -69,11 +76,22 @@ pub trait Record: Copy + Send + Sync {
     type Wide: Copy + Send;
     /// Where the narrow records are kept.
     type Part: part::Part<Self>;
-    /// The wide part gets this share of the table's bytes (one in `WIDE_SHARE`).
+    /// Where the wide records are kept.
+    type WidePart: part::Wide<Self::Wide>;
+    /// The wide part gets this share of the table's bytes (one in `WIDE_SHARE`) when nothing
+    /// is known of the count ([`Layout::fixed`]).
     const WIDE_SHARE: usize;
     /// The narrow part's bytes per depth-2 record, its share of the deeper records' room
     /// included: what `--hash auto` sizes a table by.
     const BYTES_EACH: f64;
+    /// The bytes of one depth-2 record in its entry.
+    const SHALLOW_BYTES: f64;
+    /// The bytes of one deeper narrow record in its entry.
+    const DEEP_BYTES: f64;
+    /// The bytes of one wide record, its share of its bucket included.
+    const WIDE_BYTES: f64;
+    /// The totals from which a record is too large for the narrow part (about).
+    const WIDE_FROM: f64;
     /// The narrow record as a wide one.
     fn widen(self) -> Self::Wide;
     /// The wide record in the narrow part's form, if that part can keep it.
@@ -91,7 +109,7 @@ pub struct Table<N: Record = u64> {
     /// ones that fit there.
     narrow: N::Part,
     /// The deeper records too large for the narrow part.
-    wide: record::RecordTable<N::Wide>,
+    wide: N::WidePart,
     /// How long the memory took to map and write (see [`Table::setup_time`]).
     setup: std::time::Duration,
 }
@@ -102,8 +120,9 @@ mod part {
     /// keys and the depth.
     pub trait Part<N>: Sized + Send + Sync {
         /// A part of about `bytes` bytes (at least one bucket), its buckets written by
-        /// `threads` threads; `None` if the system refuses the memory.
-        fn with_bytes(bytes: usize, threads: usize) -> Option<Self>;
+        /// `threads` threads, about the share `deep` of it for the records of depth 3 and more
+        /// where the part divides by depth that way; `None` if the system refuses the memory.
+        fn with_bytes(bytes: usize, threads: usize, deep: f64) -> Option<Self>;
         /// The part's size in bytes.
         fn bytes(&self) -> usize;
         /// Starts loading the bucket a probe for `key1` at `depth` reads (a hint to the
@@ -114,12 +133,28 @@ mod part {
         /// Stores the record of the position with keys `keys` at `depth`.
         fn store(&self, keys: (u64, u64), depth: u32, record: N);
     }
+
+    /// A part of a [`super::Table`] that keeps the records `W` too large for the narrow
+    /// part, each verified by both keys and the depth.
+    pub trait Wide<W>: Sized + Send + Sync {
+        /// A part of about `bytes` bytes (at least one bucket); `None` if the system refuses
+        /// the memory.
+        fn with_bytes(bytes: usize) -> Option<Self>;
+        /// The part's size in bytes.
+        fn bytes(&self) -> usize;
+        /// The record stored for the position with keys `keys` at `depth`, if any.
+        fn probe(&self, keys: (u64, u64), depth: u32) -> Option<W>;
+        /// Stores the record of the position with keys `keys` at `depth` (where it has room
+        /// for one so large).
+        fn store(&self, keys: (u64, u64), depth: u32, record: W);
+    }
 }
 
 /// Node counts, in the packed lock-free part (`Packed`); counts from 2^40 on in the wide part.
 impl Record for u64 {
     type Wide = Nodes;
     type Part = Packed;
+    type WidePart = WideCounts;
     /// The wide part's records are few (nodes at least seven plies above the leaves whose count
     /// passes 2^40), but a count that passes 2^40 is one that a table makes possible, of a
     /// sparse position at a great depth, and a part too small for its distinct positions at
@@ -127,6 +162,10 @@ impl Record for u64 {
     /// kings' deep counts stop paying for it, docs/performance.md).
     const WIDE_SHARE: usize = 8;
     const BYTES_EACH: f64 = BYTES_EACH;
+    const SHALLOW_BYTES: f64 = 8.0;
+    const DEEP_BYTES: f64 = 16.0;
+    const WIDE_BYTES: f64 = wide::BYTES_EACH;
+    const WIDE_FROM: f64 = (1u64 << COUNT_BITS) as f64;
     #[inline(always)]
     fn widen(self) -> Nodes {
         Nodes::from(self)
@@ -169,21 +208,40 @@ fn with_depth(key: u64, depth: u32) -> u64 {
 }
 
 impl<N: Record> Table<N> {
-    /// A table of `mb` MiB: [`Record::WIDE_SHARE`] of it for the records too large for the
-    /// narrow part, the rest for that part, at least one bucket each. A request the system
-    /// refuses is an error, not an abort.
+    /// A table of `mb` MiB divided as [`Layout::fixed`] says, at least one bucket each part.
+    /// A request the system refuses, or one larger than the memory it says it has, is an
+    /// error, not an abort.
     pub fn new(mb: usize) -> Result<Table<N>, TableError> {
         Table::with_threads(mb, 1)
     }
 
     /// [`Table::new`], its buckets written by `threads` threads, each its own contiguous part.
     pub fn with_threads(mb: usize, threads: usize) -> Result<Table<N>, TableError> {
+        Table::with_layout(mb, threads, Layout::fixed::<N>())
+    }
+
+    /// A table of `mb` MiB divided as `layout` says (see [`Layout::for_shape`]: for the count
+    /// it will serve), its buckets written by `threads` threads. A size larger than the memory
+    /// the system says is available is refused before any of it is allocated.
+    pub fn with_layout(mb: usize, threads: usize, layout: Layout) -> Result<Table<N>, TableError> {
         let start = std::time::Instant::now();
         let bytes = mb.saturating_mul(1 << 20);
-        let wide =
-            record::RecordTable::with_bytes(bytes / N::WIDE_SHARE).ok_or(TableError { mb })?;
-        let rest = bytes.saturating_sub(wide.bytes());
-        let narrow = part::Part::with_bytes(rest, threads).ok_or(TableError { mb })?;
+        if let Some(available) = sizing::available_memory()
+            && bytes as u64 > available
+        {
+            return Err(TableError {
+                mb,
+                available_mb: Some(available >> 20),
+            });
+        }
+        let refused = TableError {
+            mb,
+            available_mb: None,
+        };
+        let wide_bytes = (bytes as f64 * layout.wide) as usize;
+        let wide = <N::WidePart as part::Wide<N::Wide>>::with_bytes(wide_bytes).ok_or(refused)?;
+        let rest = bytes.saturating_sub(part::Wide::bytes(&wide));
+        let narrow = part::Part::with_bytes(rest, threads, layout.deep).ok_or(refused)?;
         Ok(Table {
             narrow,
             wide,
@@ -199,7 +257,7 @@ impl<N: Record> Table<N> {
 
     /// The table's size in bytes.
     pub fn bytes(&self) -> usize {
-        part::Part::bytes(&self.narrow) + self.wide.bytes()
+        part::Part::bytes(&self.narrow) + part::Wide::bytes(&self.wide)
     }
 
     /// Starts loading the bucket that [`Table::probe`] will read for `key1` at `depth` (a hint
@@ -225,75 +283,46 @@ impl<N: Record> Table<N> {
 
     /// The record of any size stored for the position with keys `keys` at `depth`, if any:
     /// in the narrow part, or else in the wide one.
-    pub(crate) fn probe_wide(&self, keys: (u64, u64), depth: u32) -> Option<N::Wide> {
+    pub fn probe_wide(&self, keys: (u64, u64), depth: u32) -> Option<N::Wide> {
         match self.probe(keys, depth) {
             Some(n) => Some(n.widen()),
-            None => self.wide.probe(keys, depth),
+            None => part::Wide::probe(&self.wide, keys, depth),
         }
     }
 
     /// Stores a record of any size: in the narrow part while it can keep it (as nearly all
     /// records), in the wide part otherwise, where it is kept exactly at any size.
-    pub(crate) fn store_wide(&self, keys: (u64, u64), depth: u32, record: N::Wide) {
+    pub fn store_wide(&self, keys: (u64, u64), depth: u32, record: N::Wide) {
         match N::narrow(&record) {
             Some(n) => self.store(keys, depth, n),
-            None => self.wide.store(keys, depth, record),
+            None => part::Wide::store(&self.wide, keys, depth, record),
         }
     }
 }
 
 internal! {
-    /// The memory the system says it can give without swapping (`MemAvailable` in `/proc/meminfo`),
-    /// in bytes; `None` where that is not known.
+    /// The memory the system says it can give without swapping (`MemAvailable` in
+    /// `/proc/meminfo`), in bytes; `None` where that is not known.
     pub fn available_memory() -> Option<u64> {
-        let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-        let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-        let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-        Some(kb.saturating_mul(1024))
+        sizing::available_memory()
     }
 }
-
-/// Entries [`auto_mb`] gives each estimated distinct position while the table stays within
-/// [`SMALL_TABLE`].
-const ENTRIES_EACH: f64 = 2.0;
-
-/// The largest table [`auto_mb`] gives more than one entry per estimated distinct position:
-/// 8 GiB, about 9 s of mapping on this project's VM.
-const SMALL_TABLE: f64 = (8u64 << 30) as f64;
 
 internal! {
     /// The size in MiB of a table of records `N` (node counts, `u64`, or statistics) for a count
-    /// of about `leaves` leaves at `depth` (`--hash auto`), with `available` bytes of memory (see
-    /// [`available_memory`]; 1 GiB assumed when unknown).
-    ///
-    /// Entries are stored for nodes two or more plies from the leaves, so the table is sized for
-    /// the distinct positions of the ply two above the leaves: estimated as the nodes visited there
-    /// (`leaves / b^2`, with `b` the mean branching factor `leaves^(1/depth)`) divided by 2.5 per
-    /// ply beyond the fifth (the start position's nodes per distinct position grow about that fast:
-    /// 2.3x, 2.6x, 2.9x, 3.0x from ply 5 to 8, OEIS A083276 against the published perft counts),
-    /// two depth-2 records each ([`Record::BYTES_EACH`]: a count's 10 bytes, a statistics
-    /// record's 57), but no more than 8 GiB unless one
-    /// entry each is more than that (then one each). Mapping costs time in proportion to size, so
-    /// capacity is worth it only while it saves more counting than that (the sizes measured are
-    /// in docs/performance.md). Never more than
-    /// the available memory less a tenth of it (at least 1 GiB left over); at least 1 MiB; none at
-    /// all below depth 3, where nothing is looked up but the root.
-    pub fn auto_mb<N: Record>(leaves: f64, depth: u32, available: Option<u64>) -> usize {
-        if depth < 3 || leaves.is_nan() || leaves < 1.0 {
-            return 0;
-        }
-        let available = available.unwrap_or(1 << 30) as f64;
-        let budget = available - (available / 10.0).max((1u64 << 30) as f64);
-        let b = leaves.powf(1.0 / depth as f64).max(1.0);
-        let distinct = leaves / (b * b) / 2.5f64.powi(depth.saturating_sub(5) as i32);
-        let one_each = distinct * N::BYTES_EACH;
-        // The narrow part gets what the wide part leaves (see [`Record::WIDE_SHARE`]).
-        let share = N::WIDE_SHARE as f64;
-        let with_wide = share / (share - 1.0);
-        let bytes = (ENTRIES_EACH * one_each * with_wide)
-            .min(one_each.max(SMALL_TABLE))
-            .min(budget);
-        ((bytes / (1u64 << 20) as f64) as usize).max(1)
+    /// of about `leaves` leaves at `depth`, none of whose plies has more than `distinct`
+    /// distinct positions ([`distinct_bound`]), with `available` bytes of memory
+    /// ([`available_memory`]; 1 GiB assumed when unknown): `--hash auto`. Two entries for each
+    /// record the count is estimated to store ([`Shape::estimate`]), up to 8 GiB, one each
+    /// beyond; never more than the available memory less a tenth of it (at least 1 GiB left
+    /// over); none for a count below depth 3 or that stores nothing.
+    pub fn auto_mb<N: Record>(leaves: f64, depth: u32, distinct: f64, available: Option<u64>) -> usize {
+        let size = CountSize {
+            leaves,
+            depth,
+            distinct,
+        };
+        size.auto_mb::<N>(available)
     }
 }
 

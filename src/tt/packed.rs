@@ -61,7 +61,8 @@ pub struct Packed {
     shallow: memory::Memory<ShallowBucket>,
 }
 
-/// A bucket with every entry empty (all bits zero).
+/// A bucket with every entry empty: all bits zero, as memory the system hands out zeroed is
+/// (see [`fill`]).
 pub(super) trait Empty {
     fn empty() -> Self;
 }
@@ -81,8 +82,22 @@ impl Empty for ShallowBucket {
     }
 }
 
-/// Writes an empty bucket into each slot of `part`.
+/// Writes an empty bucket into each slot of `part`. Memory the system hands out zeroed
+/// ([`memory::ZEROED`]) holds empty buckets already (all bits zero): there one byte of each
+/// page is written, so that the system maps the page now, not at a probe in the middle of a
+/// count; writing every byte again cost as much as the system's own clearing of the pages.
 fn fill<B: Empty>(part: &mut [MaybeUninit<B>]) {
+    if memory::ZEROED {
+        let bytes = std::mem::size_of_val(part);
+        let base = part.as_mut_ptr().cast::<u8>();
+        for offset in (0..bytes).step_by(memory::PAGE) {
+            // SAFETY: `offset` is inside `part`; a zero byte where the memory is zero already.
+            // Volatile, so that the write that maps the page is not left out as having no
+            // effect.
+            unsafe { base.add(offset).write_volatile(0) };
+        }
+        return;
+    }
     for slot in part {
         slot.write(B::empty());
     }
@@ -105,7 +120,7 @@ pub(super) fn fill_with_threads<B: Empty + Send>(memory: &mut memory::Memory<B>,
         }
         std::ops::ControlFlow::Continue(())
     });
-    // SAFETY: `fill` wrote every slot.
+    // SAFETY: `fill` wrote every slot, or the memory was zeroed, which is an empty bucket.
     unsafe { memory.assume_filled() };
 }
 
@@ -116,14 +131,14 @@ fn tag_depth(k1: u64, depth: u32) -> u64 {
 }
 
 impl part::Part<u64> for Packed {
-    /// A fifth of the bytes in whole 128-byte buckets for the counts of depth 3 and more, the
-    /// rest in 64-byte buckets for depth 2, at least one bucket each.
+    /// The share `deep` of the bytes in whole 128-byte buckets for the counts of depth 3 and
+    /// more, the rest in 64-byte buckets for depth 2, at least one bucket each.
     ///
     /// Every bucket is written before counting starts, so the system maps the memory now, not
     /// one page fault at a time in the middle of a count: faults taken during a count are
     /// costly (threads faulting at once contend in the kernel).
-    fn with_bytes(bytes: usize, threads: usize) -> Option<Packed> {
-        let deep_len = (bytes / DEEP_SHARE / std::mem::size_of::<Bucket>()).max(1);
+    fn with_bytes(bytes: usize, threads: usize, deep: f64) -> Option<Packed> {
+        let deep_len = ((bytes as f64 * deep) as usize / std::mem::size_of::<Bucket>()).max(1);
         let rest = bytes.saturating_sub(deep_len * std::mem::size_of::<Bucket>());
         let shallow_len = (rest / std::mem::size_of::<ShallowBucket>()).max(1);
         let mut deep = memory::Memory::new(deep_len)?;

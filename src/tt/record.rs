@@ -90,3 +90,26 @@ impl<R: Copy> RecordTable<R> {
         }
     }
 }
+
+impl<R: Copy + Send> super::part::Wide<R> for RecordTable<R> {
+    fn with_bytes(bytes: usize) -> Option<RecordTable<R>> {
+        RecordTable::with_bytes(bytes)
+    }
+
+    fn bytes(&self) -> usize {
+        RecordTable::bytes(self)
+    }
+
+    fn probe(&self, keys: (u64, u64), depth: u32) -> Option<R> {
+        RecordTable::probe(self, keys, depth)
+    }
+
+    fn store(&self, keys: (u64, u64), depth: u32, record: R) {
+        RecordTable::store(self, keys, depth, record)
+    }
+}
+
+/// The bytes of one record of a [`RecordTable`] of `R`, its share of its bucket included.
+pub(crate) const fn bytes_each<R>() -> f64 {
+    std::mem::size_of::<RecordBucket<R>>() as f64 / 2.0
+}

@@ -14,10 +14,56 @@ use std::process::Output;
 /// White king e1, black king e8, white to move.
 const KINGS: &str = "4k3/8/8/8/8/8/8/4K3 w - - 0 1";
 
+/// An unsigned integer of 256 bits, low half first: room for two bare kings' counts to depth
+/// 64 (below 8^64 = 2^192).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct U256(u128, u128);
+
+impl std::ops::Add for U256 {
+    type Output = U256;
+    fn add(self, o: U256) -> U256 {
+        let (low, carry) = self.0.overflowing_add(o.0);
+        U256(low, self.1 + o.1 + u128::from(carry))
+    }
+}
+
+impl std::iter::Sum for U256 {
+    fn sum<I: Iterator<Item = U256>>(it: I) -> U256 {
+        it.fold(U256::default(), |a, b| a + b)
+    }
+}
+
+impl std::fmt::Display for U256 {
+    /// In decimal: the four 64-bit words divided by 10^19 again and again, the remainders the
+    /// digits in groups of nineteen.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        const BASE: u128 = 10_000_000_000_000_000_000;
+        let mut words = [
+            (self.1 >> 64) as u64,
+            self.1 as u64,
+            (self.0 >> 64) as u64,
+            self.0 as u64,
+        ];
+        let mut groups = Vec::new();
+        while words.iter().any(|&w| w != 0) || groups.is_empty() {
+            let mut rest = 0u128;
+            for w in &mut words {
+                let cur = rest << 64 | u128::from(*w);
+                *w = (cur / BASE) as u64;
+                rest = cur % BASE;
+            }
+            groups.push(rest);
+        }
+        let mut groups = groups.into_iter().rev();
+        write!(f, "{}", groups.next().unwrap_or(0))?;
+        groups.try_for_each(|g| write!(f, "{g:019}"))
+    }
+}
+
 /// Perft of two bare kings, the king to move on `us` and the other on `them`: every step of a
 /// king to a square on the board that does not touch the other king, counted level by level
 /// over the 64 x 64 pairs of squares.
-fn kings_perft(us: u8, them: u8, depth: u32) -> u128 {
+fn kings_perft(us: u8, them: u8, depth: u32) -> U256 {
     let steps = |k: u8| {
         let (f, r) = (i8::try_from(k % 8).unwrap(), i8::try_from(k / 8).unwrap());
         let mut out = Vec::new();
@@ -33,17 +79,17 @@ fn kings_perft(us: u8, them: u8, depth: u32) -> u128 {
     };
     let touch = |a: u8, b: u8| (a % 8).abs_diff(b % 8) <= 1 && (a / 8).abs_diff(b / 8) <= 1;
     // level[(mover, other)] = perft of the remaining depth from that pair.
-    let mut level: HashMap<(u8, u8), u128> = HashMap::new();
+    let mut level: HashMap<(u8, u8), U256> = HashMap::new();
     for a in 0..64 {
         for b in 0..64 {
-            level.insert((a, b), 1);
+            level.insert((a, b), U256(1, 0));
         }
     }
     for _ in 0..depth {
         let mut next = HashMap::new();
         for a in 0..64u8 {
             for b in 0..64u8 {
-                let n: u128 = steps(a)
+                let n: U256 = steps(a)
                     .into_iter()
                     .filter(|&t| !touch(t, b))
                     .map(|t| level[&(b, t)])
@@ -58,7 +104,7 @@ fn kings_perft(us: u8, them: u8, depth: u32) -> u128 {
 
 /// Two bare kings from e1 (square 4) and e8 (square 60), white to move.
 fn kings(depth: u32) -> Nodes {
-    Nodes::from(kings_perft(4, 60, depth))
+    kings_perft(4, 60, depth).to_string().parse().unwrap()
 }
 
 /// The standard output of a run that must succeed.
@@ -74,13 +120,20 @@ fn scratch(name: &str) -> common::Scratch {
 
 /// The oracle agrees with counts found by hand (each king has five steps from its home square,
 /// none touching the other: 5, then 25) and with a separate count in Python's integers over the
-/// same pairs of squares (170 at depth 3, 61,018,799,030,976,426,896 at depth 24).
+/// same pairs of squares (170 at depth 3, 61,018,799,030,976,426,896 at depth 24, a 177-bit
+/// number at depth 64).
 #[test]
 fn the_independent_kings_count_is_sound() {
-    assert_eq!(kings_perft(4, 60, 1), 5);
-    assert_eq!(kings_perft(4, 60, 2), 25);
-    assert_eq!(kings_perft(4, 60, 3), 170);
-    assert_eq!(kings_perft(4, 60, 24), 61_018_799_030_976_426_896);
+    let count = |depth| kings_perft(4, 60, depth).to_string();
+    assert_eq!(count(1), "5");
+    assert_eq!(count(2), "25");
+    assert_eq!(count(3), "170");
+    assert_eq!(count(24), "61018799030976426896");
+    assert_eq!(count(40), "1362487114548666224701972370664055");
+    assert_eq!(
+        count(64),
+        "143253687249488009422145259129737908911446149579560264"
+    );
 }
 
 #[test]
@@ -114,6 +167,69 @@ fn counts_past_2_to_the_64_are_exact_with_and_without_the_table() {
     }
     assert!(kings(24).to_u64().is_none());
     assert!(kings(40).to_u128().is_some());
+}
+
+/// Two bare kings at depth 64 have about 3,600 positions on each ply, and the count of most of
+/// them passes 2^40: nearly 180,000 records too large for the narrow part. A table divided for
+/// that count keeps them in 16 MiB; one divided for a dense tree kept an eighth of its bytes
+/// for them, and the plies between those it kept were counted again on every visit (over ten
+/// minutes for one count). The watchdog fails such a count instead of waiting for it.
+#[test]
+fn counts_past_2_to_the_64_through_a_small_table_divided_for_the_count() {
+    let pos = Position::from_fen(KINGS).unwrap();
+    let size = perft::perft::estimate_count::<Magic>(&pos, 64);
+    for mb in [16, 256] {
+        let layout = size.layout::<u64>(mb);
+        let got = common::within(60, &format!("depth 64, {mb} MiB"), move || {
+            let table = Table::with_layout(mb, 2, layout).unwrap();
+            let pos = Position::from_fen(KINGS).unwrap();
+            Perft::new()
+                .threads(2)
+                .table(Some(&table))
+                .total::<Magic>(&pos, 64)
+        });
+        assert_eq!(got, kings(64), "{mb} MiB");
+    }
+}
+
+/// The wide part is consulted: a record stored by hand for a child of the root whose count passes
+/// 2^40, wrong on purpose, moves the total by exactly its error.
+#[test]
+fn counts_past_2_to_the_40_are_read_back_from_the_wide_part() {
+    let pos = Position::from_fen(KINGS).unwrap();
+    let mut after = pos.clone();
+    perft::movegen::play_uci_moves(&mut after, ["e1d1"]).unwrap();
+    // Black's king on e8 (60) to move, White's on d1 (3).
+    let child: Nodes = kings_perft(60, 3, 19).to_string().parse().unwrap();
+    assert!(child.to_u64().is_some_and(|n| n >= 1 << 40));
+    let table = Table::new(16).unwrap();
+    table.store_wide(
+        (after.key(), after.key2()),
+        19,
+        child + Nodes::from(1000u64),
+    );
+    let got = Perft::new().table(Some(&table)).total::<Magic>(&pos, 20);
+    assert_eq!(got, kings(20) + Nodes::from(1000u64));
+}
+
+/// `--hash` alone sizes the table for what the count stores, not for the memory: two bare kings
+/// at depth 64 need a few MiB (the whole machine's memory was mapped before), and so does
+/// `--hash 16`, which must not thrash.
+#[test]
+fn the_command_line_counts_two_bare_kings_to_depth_64_with_a_table_sized_for_them() {
+    for hash in [&["--hash"][..], &["--hash", "16"]] {
+        let args = [&["--fen", KINGS, "--depth", "64"][..], hash].concat();
+        let o = common::perft_bin(&args, "");
+        assert_eq!(stdout(&o).trim(), kings(64).to_string(), "{args:?}");
+        let err = common::text(&o.stderr);
+        let mb: usize = err
+            .split("hash ")
+            .nth(1)
+            .and_then(|rest| rest.split(' ').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no table size in {err}"));
+        assert!(mb <= 64, "{mb} MiB for {args:?}: {err}");
+    }
 }
 
 #[test]

@@ -5,7 +5,7 @@
 //! when that list is empty, so every check here runs under a watchdog: a hang fails the test
 //! instead of stalling CI.
 
-use crate::common::{self, text};
+use crate::common::{self, perft_bin, text, within};
 
 use perft::attacks::magic::Prng;
 use perft::movegen::legal_moves;
@@ -15,52 +15,6 @@ use perft::{Classical, Magic, Nodes, Position, Sliders};
 use proptest::prelude::*;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess};
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
-use std::sync::mpsc;
-use std::time::{Duration, Instant};
-
-/// Runs `f` on another thread and fails if it has not returned within `secs` seconds (times the
-/// run's declared slowdown, under emulation).
-fn within<T: Send + 'static>(secs: u64, what: &str, f: impl FnOnce() -> T + Send + 'static) -> T {
-    let secs = secs * common::slowdown();
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = tx.send(f());
-    });
-    match rx.recv_timeout(Duration::from_secs(secs)) {
-        Ok(v) => v,
-        Err(mpsc::RecvTimeoutError::Timeout) => panic!("{what}: no answer within {secs} s"),
-        Err(mpsc::RecvTimeoutError::Disconnected) => panic!("{what}: the check panicked"),
-    }
-}
-
-/// The binary with `args` and `stdin`, killed (and the test failed) after 60 s.
-fn perft_bin(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_perft"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("binary starts");
-    let mut input = child.stdin.take().expect("stdin is piped");
-    // A command that does not read its input may have exited already: ignore a closed pipe.
-    let _ = input.write_all(stdin.as_bytes());
-    drop(input);
-    let start = Instant::now();
-    loop {
-        match child.try_wait().expect("wait works") {
-            Some(_) => return child.wait_with_output().expect("output is read"),
-            None if start.elapsed() > Duration::from_secs(60) => {
-                let _ = child.kill();
-                let _ = child.wait();
-                panic!("perft {args:?} did not return within 60 s");
-            }
-            None => std::thread::sleep(Duration::from_millis(5)),
-        }
-    }
-}
 
 const FOOLS_MATE_BLACK: &str = "rnbqkbnr/ppppp2p/5p2/6pQ/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 1 3";
 const STALEMATE_BLACK: &str = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1";
@@ -106,6 +60,7 @@ const BLOCKED_PAWNS: &str = "6bk/p1p2p1p/4pP1P/8/8/4Pp1p/P1P2P1P/6BK w - - 0 1";
 fn a_tree_that_grows_and_then_dies_gets_no_automatic_table() {
     use perft::perft::estimate_leaves;
     use perft::tt::auto_mb;
+    const DENSE: f64 = f64::INFINITY;
     // Extrapolated from its first plies (102 leaves at ply 3, growing fourfold a ply), this
     // tree's perft 64 looked like 10^39 leaves and `--hash` took all the memory, mapped (40 s
     // and 21 GB on the project's VM) for a count of 0. Counted while it is small, it is known
@@ -113,7 +68,7 @@ fn a_tree_that_grows_and_then_dies_gets_no_automatic_table() {
     let pos = Position::from_fen(BLOCKED_PAWNS).unwrap();
     for depth in [11, 12, 64] {
         assert_eq!(estimate_leaves::<Magic>(&pos, depth), 0.0, "depth {depth}");
-        assert_eq!(auto_mb::<u64>(0.0, depth, Some(24 << 30)), 0);
+        assert_eq!(auto_mb::<u64>(0.0, depth, DENSE, Some(24 << 30)), 0);
     }
     // Small enough to be counted: the estimate is the count (Stockfish's, in the EPD file).
     assert_eq!(estimate_leaves::<Magic>(&pos, 9), 7770.0);

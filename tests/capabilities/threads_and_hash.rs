@@ -156,9 +156,58 @@ fn a_table_too_large_to_allocate_is_an_error() {
     let err = Table::<u64>::new(1 << 40)
         .err()
         .expect("allocation must fail");
+    let err = err.to_string();
+    assert!(
+        err.starts_with("cannot allocate a 1099511627776 MiB hash table")
+            && err.ends_with(" (try a smaller --hash)"),
+        "{err}"
+    );
+}
+
+/// A count through a table adds what the table holds for the positions it meets: a record
+/// stored by hand for a child of the root, wrong on purpose, moves the total by exactly its
+/// error, in the depth-2 part and in the deeper one, with one thread and with two; a fresh
+/// table gives the published count. (A table that was never consulted would pass every other
+/// hashed test.)
+#[test]
+fn a_table_is_consulted_for_the_positions_it_holds() {
+    let start = Position::startpos();
+    let mut after = start.clone();
+    perft::movegen::play_uci_moves(&mut after, ["e2e4"]).unwrap();
+    let keys = (after.key(), after.key2());
+    // The start position's perft 3 and 5 (8,902 and 4,865,609, Chess Programming Wiki); what
+    // 1. e4 contributes to each, from shakmaty's divide.
+    let divide = |depth| {
+        common::shakmaty_divide(common::START, false, depth)
+            .into_iter()
+            .find(|(m, _)| m == "e2e4")
+            .map(|(_, n)| n)
+            .unwrap()
+    };
+    for (depth, published) in [(3, 8_902u64), (5, 4_865_609)] {
+        let e4 = divide(depth);
+        for threads in [1, 2] {
+            let table = Table::new(16).unwrap();
+            let count = Perft::new().threads(threads).table(Some(&table));
+            assert_eq!(count.total::<Magic>(&start, depth), published);
+            let fresh = Table::new(16).unwrap();
+            fresh.store(keys, depth - 1, e4 + 1000);
+            let count = Perft::new().threads(threads).table(Some(&fresh));
+            let got = count.total::<Magic>(&start, depth);
+            assert_eq!(got, published + 1000, "depth {depth}, {threads} threads");
+        }
+    }
+}
+
+/// A table of more than 4 GiB (offsets past 32 bits) gives the published count: the start
+/// position's perft 6, 119,060,324.
+#[test]
+fn a_table_past_4_gib_is_exact() {
+    let table = Table::new(4200).unwrap();
+    let count = Perft::new().threads(2).table(Some(&table));
     assert_eq!(
-        err.to_string(),
-        "cannot allocate a 1099511627776 MiB hash table (try a smaller --hash)"
+        count.total::<Magic>(&Position::startpos(), 6),
+        119_060_324u64
     );
 }
 
@@ -168,11 +217,11 @@ fn table_size_is_the_size_asked_for() {
     assert_eq!(Table::<u64>::new(64).unwrap().bytes(), 64 << 20);
     assert_eq!(Table::<u64>::new(48).unwrap().bytes(), 48 << 20);
     assert_eq!(Table::<u64>::new(3).unwrap().bytes(), 3 << 20);
-    // At least one bucket in each part: 128 bytes for depth 3 and more, 64 for depth 2, 320
-    // (five cache lines: a lock and two records of any size) for counts past 2^40.
-    assert_eq!(Table::<u64>::new(0).unwrap().bytes(), 512);
+    // At least one bucket in each part: 128 bytes for depth 3 and more, 64 for depth 2, 256
+    // (four cache lines: a lock and five records) for counts past 2^40.
+    assert_eq!(Table::<u64>::new(0).unwrap().bytes(), 448);
     // More mapping threads than pages: the one page is mapped once.
-    assert_eq!(Table::<u64>::with_threads(0, 3).unwrap().bytes(), 512);
+    assert_eq!(Table::<u64>::with_threads(0, 3).unwrap().bytes(), 448);
     assert_eq!(Table::<u64>::with_threads(1, 7).unwrap().bytes(), 1 << 20);
 }
 
@@ -215,23 +264,25 @@ fn the_second_key_tells_apart_positions_that_differ_in_one_detail() {
 fn an_auto_table_is_sized_for_the_count_and_capped_by_memory() {
     use perft::tt::auto_mb;
     const GIB: u64 = 1 << 30;
+    // Positions bounded only by the node counts, as in a full board.
+    const DENSE: f64 = f64::INFINITY;
     // Below depth 3 nothing but the root would be looked up: no table.
-    assert_eq!(auto_mb::<u64>(400.0, 2, Some(16 * GIB)), 0);
-    assert_eq!(auto_mb::<u64>(0.0, 6, Some(16 * GIB)), 0);
+    assert_eq!(auto_mb::<u64>(400.0, 2, DENSE, Some(16 * GIB)), 0);
+    assert_eq!(auto_mb::<u64>(0.0, 6, DENSE, Some(16 * GIB)), 0);
     // Deeper counts get larger tables, never more than the memory less a tenth (at least 1 GiB
     // left over), never less than 1 MiB.
     let sizes: Vec<usize> = (4..=10)
-        .map(|d| auto_mb::<u64>(20f64.powi(d as i32), d, Some(24 * GIB)))
+        .map(|d| auto_mb::<u64>(20f64.powi(d as i32), d, DENSE, Some(24 * GIB)))
         .collect();
     assert!(sizes.windows(2).all(|w| w[0] <= w[1]), "{sizes:?}");
     assert!(sizes[0] >= 1 && sizes[0] < sizes[6], "{sizes:?}");
     assert_eq!(
-        auto_mb::<u64>(1e15, 10, Some(24 * GIB)),
+        auto_mb::<u64>(1e15, 10, DENSE, Some(24 * GIB)),
         (24 * GIB - 24 * GIB / 10) as usize >> 20
     );
-    assert_eq!(auto_mb::<u64>(1e15, 10, Some(GIB / 2)), 1);
+    assert_eq!(auto_mb::<u64>(1e15, 10, DENSE, Some(GIB / 2)), 1);
     assert_eq!(
-        auto_mb::<u64>(1e15, 10, None),
+        auto_mb::<u64>(1e15, 10, DENSE, None),
         1,
         "1 GiB assumed when unknown, all kept free"
     );
@@ -239,22 +290,22 @@ fn an_auto_table_is_sized_for_the_count_and_capped_by_memory() {
     // two plies above the leaves (OEIS A083276), 90 MiB at one 8-byte depth-2 entry each and
     // the deep part's fifth of the table beside them: the table holds two entries for each
     // estimated one, so between a quarter of one each and five each.
-    let mb = auto_mb::<u64>(84_998_978_956.0, 8, Some(24 * GIB));
+    let mb = auto_mb::<u64>(84_998_978_956.0, 8, DENSE, Some(24 * GIB));
     assert!((22..=449).contains(&mb), "{mb} MiB");
     // A statistics record takes about five times a count's room (a 32-byte depth-2 entry and
     // its share of the deeper records, against 8 bytes and theirs): the same count's
     // statistics get a table that much larger.
-    let stats = auto_mb::<perft::stats::Stats<u64>>(84_998_978_956.0, 8, Some(24 * GIB));
+    let stats = auto_mb::<perft::stats::Stats<u64>>(84_998_978_956.0, 8, DENSE, Some(24 * GIB));
     assert!((4 * mb..=6 * mb).contains(&stats), "{stats} MiB for {mb}");
     // Its perft 9 (2,439,530,234,167) meets 96,400,068 (919 MiB at one entry each): a small
     // table gets more than one entry each, up to 8 GiB, not the whole memory.
-    let mb = auto_mb::<u64>(2_439_530_234_167.0, 9, Some(24 * GIB));
+    let mb = auto_mb::<u64>(2_439_530_234_167.0, 9, DENSE, Some(24 * GIB));
     assert!((919..=8192).contains(&mb), "{mb} MiB");
     // Where one entry each is over the 8 GiB cap already, one each it stays: perft 10
     // (988,187,354 distinct, 9.2 GiB at one each) gets about that, not the 21.6 GiB that the
     // memory would allow. (The binary estimates perft 10's leaves from perft 3 at a third of
     // the true count, so `--hash auto` gives it the cap, 8 GiB.)
-    let mb = auto_mb::<u64>(69_352_859_712_417.0, 10, Some(24 * GIB));
+    let mb = auto_mb::<u64>(69_352_859_712_417.0, 10, DENSE, Some(24 * GIB));
     assert!((8193..=2 * 9420).contains(&mb), "{mb} MiB");
 }
 

@@ -20,7 +20,7 @@ use super::config::{Counts, SliderJob};
 use super::engine::{ProtocolArg, make_engine};
 use anyhow::{Context, Result};
 use perft::engine::Engine;
-use perft::perft::estimate_leaves;
+use perft::perft::estimate_count;
 use perft::{Position, Sliders};
 use std::net::{SocketAddr, TcpListener, ToSocketAddrs};
 use std::process::ExitCode;
@@ -157,7 +157,7 @@ impl SliderJob for Serve {
         let table = self
             .settings
             .counts
-            .table(|| estimate_leaves::<S>(&Position::startpos(), depth), depth)?;
+            .table(|| estimate_count::<S>(&Position::startpos(), depth))?;
         let state = api::State::new(self.settings, self.engine, table);
         let open = (Mutex::new(0usize), Condvar::new());
         // The threads end with the process: on Ctrl-C or SIGTERM, which ends the engine first

@@ -341,3 +341,58 @@ fn env_count(name: &str) -> u64 {
         .filter(|&n| n >= 1)
         .unwrap_or(1)
 }
+
+/// Runs `f` on another thread and fails if it has not returned within `secs` seconds (times the
+/// run's declared slowdown, under emulation).
+pub fn within<T: Send + 'static>(
+    secs: u64,
+    what: &str,
+    f: impl FnOnce() -> T + Send + 'static,
+) -> T {
+    let secs = secs * slowdown();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(f());
+    });
+    match rx.recv_timeout(std::time::Duration::from_secs(secs)) {
+        Ok(v) => v,
+        Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+            panic!("{what}: no answer within {secs} s")
+        }
+        Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+            panic!("{what}: the check panicked")
+        }
+    }
+}
+
+/// The binary with `args` and `stdin`, killed (and the test failed) after 60 s (times the run's
+/// declared slowdown): a command that hangs fails its test instead of stalling CI.
+pub fn perft_bin(args: &[&str], stdin: &str) -> Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+    let limit = Duration::from_secs(60 * slowdown());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_perft"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("binary starts");
+    let mut input = child.stdin.take().expect("stdin is piped");
+    // A command that does not read its input may have exited already: ignore a closed pipe.
+    let _ = input.write_all(stdin.as_bytes());
+    drop(input);
+    let start = Instant::now();
+    loop {
+        match child.try_wait().expect("wait works") {
+            Some(_) => return child.wait_with_output().expect("output is read"),
+            None if start.elapsed() > limit => {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("perft {args:?} did not return within {limit:?}");
+            }
+            None => std::thread::sleep(Duration::from_millis(5)),
+        }
+    }
+}
