@@ -170,9 +170,17 @@ fn bad_requests_are_answered_400_naming_what_is_wrong() {
         ("depth=3&fen=xx", "invalid FEN"),
         ("depth=3&moves=e2e5", "e2e5"),
         ("depth=3&moves=e2e4+e2e4", "move 2 of the parameter 'moves'"),
-        ("depth=6", "--max-depth 5"),
-        ("depth=0", "depth '0'"),
-        ("depth=x", "depth 'x'"),
+        // Every depth refused names the range allowed.
+        (
+            "depth=6",
+            "depth 6 is deeper than this server counts: from 1 to 5",
+        ),
+        ("depth=0", "depth '0' is not a whole number from 1 to 5"),
+        ("depth=x", "depth 'x' is not a whole number from 1 to 5"),
+        (
+            "depth=99999999999",
+            "from 1 to 5 (this server's --max-depth 5)",
+        ),
         ("", "missing parameter 'depth'"),
         ("depth=2&colour=white", "unknown parameter 'colour'"),
         ("depth=2&depth=3", "given twice"),

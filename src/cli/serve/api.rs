@@ -232,11 +232,18 @@ impl Query {
                 .parse::<u32>()
                 .ok()
                 .filter(|&d| d >= 1)
-                .ok_or_else(|| format!("depth '{}' is not a whole number from 1", clip(d)))?,
+                .ok_or_else(|| {
+                    format!(
+                        "depth '{}' is not a whole number from 1 to {max_depth} (this server's \
+                         --max-depth {max_depth})",
+                        clip(d)
+                    )
+                })?,
         };
         if depth > max_depth {
             return Err(format!(
-                "depth {depth} is deeper than this server's --max-depth {max_depth}"
+                "depth {depth} is deeper than this server counts: from 1 to {max_depth} (its \
+                 --max-depth {max_depth})"
             ));
         }
         let chess960 = match fields.get("chess960").map(|s| s.to_ascii_lowercase()) {
