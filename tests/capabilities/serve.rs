@@ -333,6 +333,79 @@ fn stopped_while_the_engine_thinks(path: &str, protocol: &str, stop: fn(&Server)
     assert!(d["engine_error"].is_null(), "{}", r.body);
 }
 
+/// Sends `path` with the server's token on a connection of its own and waits until the server
+/// says `started` of its progress; then closes the connection, as a client that leaves does
+/// (a browser tab closed, a script stopped), and requires the server to be idle within a
+/// second: nobody waits for that count, so it is cancelled. The server then counts as before.
+fn a_client_leaves(s: &Server, path: &str, started: fn(&Value) -> bool) {
+    use std::io::Write;
+    let mut client = std::net::TcpStream::connect(&s.addr).expect("connects");
+    write!(
+        client,
+        "GET {path} HTTP/1.1\r\nHost: {}\r\nX-Perft-Token: {}\r\n\r\n",
+        s.addr, s.token
+    )
+    .expect("the request is sent");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let p = s.get("/api/progress").json();
+        if p["running"] == json!(true) && started(&p) {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the count never started: {p}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    drop(client);
+    let left = Instant::now();
+    loop {
+        let p = s.get("/api/progress").json();
+        if p["running"] == json!(false) {
+            break;
+        }
+        assert!(
+            left.elapsed() < Duration::from_secs(1),
+            "the count still runs {:?} after its client left: {p}",
+            left.elapsed()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let r = s.get("/api/divide?depth=2");
+    assert_eq!((r.status, r.json()["total"].clone()), (200, json!(400)));
+}
+
+#[test]
+fn a_count_whose_client_has_left_is_cancelled_within_a_second() {
+    // The start position at depth 7 counted without bulk counting: seconds of work, in tasks
+    // of milliseconds.
+    let s = Server::start(&["--max-depth", "7", "--no-bulk"]);
+    a_client_leaves(&s, "/api/divide?depth=7", |p| {
+        p["total"].as_u64().unwrap_or(0) > 0
+    });
+}
+
+#[test]
+fn a_diff_whose_client_has_left_stops_the_engine_within_a_second() {
+    // An engine that never answers about Kiwipete: without the client's leaving, it would be
+    // waited for until its 120 s limit.
+    let board = KIWIPETE.split(' ').next().unwrap_or_default();
+    let engine = format!(
+        "{} --bug none --hang-on {board}",
+        fake_engine().to_str().expect("a UTF-8 path")
+    );
+    let s = Server::start(&["--engine", &engine, "--timeout", "120"]);
+    let path = format!("/api/diff?depth=1&fen={}", enc(KIWIPETE));
+    a_client_leaves(&s, &path, |p| {
+        p["stage"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("comparing")
+    });
+    assert_eq!(
+        s.get("/api/divide?depth=2").json()["engine_total"],
+        json!(400)
+    );
+}
+
 fn cancel(s: &Server) {
     let r = s.ask("POST", "/api/cancel", &[]);
     assert_eq!(r.json()["cancelled"], json!(true));

@@ -1,7 +1,8 @@
 //! `perft serve`'s bounds: only requests naming this server and coming from its own page are
 //! answered (the Host, Origin, `Sec-Fetch-Site` and token checks), every request is read within
-//! bounds and a broken one answered with the status that says why, and sixteen clients at once
-//! are each answered correctly; after each, the server still counts a divide exactly.
+//! bounds and a broken one answered with the status that says why, connections that send no
+//! request cannot keep one that does waiting, and sixteen clients at once are each answered
+//! correctly; after each, the server still counts a divide exactly.
 //!
 //! Counts asserted: the start position's perft 2 (400) and 3 (8,902), from the Chess
 //! Programming Wiki's "Perft Results" page (suites/standard.epd); the fake engine with `--bug
@@ -328,4 +329,45 @@ fn sixteen_clients_at_once_are_each_answered_correctly() {
     assert_eq!((r.status, r.json()["total"].clone()), (200, json!(8902)));
     assert!(r.json()["engine_error"].is_null(), "{}", r.body);
     assert_eq!(s.get("/api/progress").json()["running"], json!(false));
+}
+
+/// Connections that send nothing, or the first bytes of a request and no more, cannot keep a
+/// whole request waiting: with 70 of them open (more than the server answers at once), a
+/// request for `/api/info` is answered within a second, the oldest of them having been closed
+/// with a 503 that says why.
+#[test]
+fn idle_connections_cannot_keep_a_request_waiting() {
+    use std::io::{Read, Write};
+    let s = Server::start(&[]);
+    let idle: Vec<std::net::TcpStream> = (0..70)
+        .map(|i| {
+            let mut c = std::net::TcpStream::connect(&s.addr).expect("connects");
+            if i % 2 == 1 {
+                c.write_all(b"GET /api/info HT").expect("written");
+            }
+            c
+        })
+        .collect();
+    let asked = std::time::Instant::now();
+    let r = request(&s.addr, "GET", "/api/info", &[], "");
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert!(
+        asked.elapsed() < Duration::from_secs(1),
+        "answered after {:?}",
+        asked.elapsed()
+    );
+    let mut oldest = &idle[0];
+    oldest
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .expect("timeout set");
+    let mut answer = String::new();
+    let _ = oldest.read_to_string(&mut answer);
+    assert!(answer.starts_with("HTTP/1.1 503 "), "{answer}");
+    assert!(
+        answer.contains("this one had not sent its request"),
+        "{answer}"
+    );
+    drop(idle);
+    let r = s.get("/api/divide?depth=3");
+    assert_eq!((r.status, r.json()["total"].clone()), (200, json!(8902)));
 }
