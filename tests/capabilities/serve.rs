@@ -492,3 +492,54 @@ fn diff_html_writes_one_self_contained_report() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot write the report"));
 }
+
+/// What the report shows that came from outside (the engine's command line, a suite's ids) is
+/// text on the page, never markup: a name holding `</title>`, `<script>` and `&"'` is escaped
+/// in the title and cannot end the report's data early, and the data still holds it unchanged.
+#[test]
+fn diff_html_escapes_the_names_it_shows() {
+    let dir = common::Scratch::new("html-escape");
+    let hostile = "</title><script>alert(1)</script>&\"'";
+    let suite = dir.file(
+        "suite.epd",
+        format!("{} ;D1 20 ;id {hostile}\n", common::START).as_bytes(),
+    );
+    let file = dir.join("report.html");
+    // The shell runs the engine's command line: what follows `#` is a comment it ignores.
+    let engine = format!("{} --bug none #{hostile}", fake_engine().display());
+    let out = Command::new(env!("CARGO_BIN_EXE_perft"))
+        .args(["diff", "--suite"])
+        .arg(&suite)
+        .arg("--html")
+        .arg(&file)
+        .args(["--engine", &engine])
+        .output()
+        .expect("perft diff runs");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let html = std::fs::read_to_string(&file).expect("the report is written");
+    let escaped = "&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;&amp;&quot;&#39;";
+    let title = html
+        .split("<title>")
+        .nth(1)
+        .and_then(|t| t.split("</title>").next())
+        .expect("a title");
+    assert!(title.ends_with(&format!("#{escaped}")), "{title}");
+    // The data, the board's script and the report's: no other script element, and none ended
+    // early.
+    assert_eq!(html.matches("<script").count(), 3, "{html}");
+    assert_eq!(html.matches("</script>").count(), 3, "{html}");
+    assert!(!html.contains("alert(1)</script>"), "{html}");
+    let data = html
+        .split("<script id=\"report-data\" type=\"application/json\">")
+        .nth(1)
+        .and_then(|s| s.split("</script>").next())
+        .expect("the data block");
+    let doc: Value = serde_json::from_str(data).expect("JSON data");
+    assert_eq!(doc["positions"][0]["name"], json!(hostile));
+    assert_eq!(doc["engine"], json!(engine));
+}
