@@ -499,7 +499,8 @@ fn diff_html_writes_one_self_contained_report() {
 #[test]
 fn diff_html_escapes_the_names_it_shows() {
     let dir = common::Scratch::new("html-escape");
-    let hostile = "</title><script>alert(1)</script>&\"'";
+    // `<!--<script>` inside a script element would keep its `</script>` from ending it.
+    let hostile = "</title><script>alert(1)</script><!--<script>&\"'";
     let suite = dir.file(
         "suite.epd",
         format!("{} ;D1 20 ;id {hostile}\n", common::START).as_bytes(),
@@ -522,7 +523,8 @@ fn diff_html_escapes_the_names_it_shows() {
         String::from_utf8_lossy(&out.stderr)
     );
     let html = std::fs::read_to_string(&file).expect("the report is written");
-    let escaped = "&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;&amp;&quot;&#39;";
+    let escaped =
+        "&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;!--&lt;script&gt;&amp;&quot;&#39;";
     let title = html
         .split("<title>")
         .nth(1)
@@ -534,6 +536,7 @@ fn diff_html_escapes_the_names_it_shows() {
     assert_eq!(html.matches("<script").count(), 3, "{html}");
     assert_eq!(html.matches("</script>").count(), 3, "{html}");
     assert!(!html.contains("alert(1)</script>"), "{html}");
+    assert!(!html.contains("<!--"), "{html}");
     let data = html
         .split("<script id=\"report-data\" type=\"application/json\">")
         .nth(1)
