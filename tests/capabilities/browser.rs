@@ -1,12 +1,13 @@
 //! The page of `perft serve` in a real browser (headless Chromium over WebDriver): it loads and
 //! divides, a hovered move is drawn, a clicked move is played and divided one ply shallower, the
 //! path goes back, "find the difference" against the fake engine ends on the position where it
-//! goes wrong with the missed move drawn and listed, a bad FEN is said on the page, counts past
+//! goes wrong with the missed move drawn and listed, a bad FEN is said on the page (and the
+//! divide of the position before is not), a depth past the server's is said, counts past
 //! 2^53 are shown to the last digit, and the report of `perft diff --html` draws its board with
 //! no server at all.
 //!
-//! Counts asserted: the start position's perft 3 (8,902; a2a3 380) and perft 2 after e2e4
-//! (600): the Chess Programming Wiki's "Perft Results" page and Debian's Stockfish 15.1 (`go
+//! Counts asserted: the start position's perft 2 (400), 3 (8,902; a2a3 380) and 4 (197,281),
+//! and perft 2 after e2e4 (600): the Chess Programming Wiki's "Perft Results" page and Debian's Stockfish 15.1 (`go
 //! perft 3`).
 //!
 //! With `PERFT_SCREENSHOT=FILE`, the descent's test saves a PNG of the page at the difference
@@ -182,8 +183,10 @@ fn counts_past_what_a_javascript_number_holds_are_shown_exactly() {
     );
 }
 
+/// A bad FEN is said on the page, which then says no count runs and shows no divide: the one
+/// shown before was of another position.
 #[test]
-fn a_bad_fen_is_said_on_the_page() {
+fn a_bad_fen_is_said_on_the_page_and_nothing_else_stays() {
     if !have_browser() {
         return;
     }
@@ -193,6 +196,57 @@ fn a_bad_fen_is_said_on_the_page() {
     b.wait_until(
         "const e = document.getElementById('error'); return !e.hidden && e.textContent.includes('invalid FEN');",
         "the error is shown",
+    );
+    assert_eq!(b.text("#status"), "", "the page still says a count runs");
+    assert_eq!(
+        b.js(
+            "return document.getElementById('divide').hidden;",
+            json!([])
+        ),
+        json!(true),
+        "the previous position's divide is still shown: {}",
+        b.text("#divide")
+    );
+    assert_eq!(b.text("#summary"), "");
+}
+
+/// A depth deeper than the server counts is brought within its range, and the page says so.
+#[test]
+fn a_depth_past_the_servers_is_said_not_changed_silently() {
+    if !have_browser() {
+        return;
+    }
+    let (_server, b) = open_page(&["--max-depth", "4"]);
+    b.type_into("#depth", "14");
+    b.click("#divide-button");
+    b.wait_until(
+        "return document.getElementById('total').textContent === '197,281';",
+        "the divide at depth 4, the deepest the server counts",
+    );
+    let note = b.text("#depth-note");
+    assert!(
+        note.contains("Depth 14") && note.contains("from 1 to 4") && note.contains("depth 4"),
+        "{note:?}"
+    );
+    assert_eq!(
+        b.js("return document.getElementById('depth').value;", json!([])),
+        json!("4")
+    );
+    // A depth within the range takes the note away.
+    b.type_into("#depth", "2");
+    b.click("#divide-button");
+    b.wait_until(
+        "return document.getElementById('total').textContent === '400';",
+        "the divide at depth 2",
+    );
+    assert_eq!(
+        b.js(
+            "return document.getElementById('depth-note').hidden;",
+            json!([])
+        ),
+        json!(true),
+        "{}",
+        b.text("#depth-note")
     );
 }
 

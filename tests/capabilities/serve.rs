@@ -170,9 +170,17 @@ fn bad_requests_are_answered_400_naming_what_is_wrong() {
         ("depth=3&fen=xx", "invalid FEN"),
         ("depth=3&moves=e2e5", "e2e5"),
         ("depth=3&moves=e2e4+e2e4", "move 2 of the parameter 'moves'"),
-        ("depth=6", "--max-depth 5"),
-        ("depth=0", "depth '0'"),
-        ("depth=x", "depth 'x'"),
+        // Every depth refused names the range allowed.
+        (
+            "depth=6",
+            "depth 6 is deeper than this server counts: from 1 to 5",
+        ),
+        ("depth=0", "depth '0' is not a whole number from 1 to 5"),
+        ("depth=x", "depth 'x' is not a whole number from 1 to 5"),
+        (
+            "depth=99999999999",
+            "from 1 to 5 (this server's --max-depth 5)",
+        ),
         ("", "missing parameter 'depth'"),
         ("depth=2&colour=white", "unknown parameter 'colour'"),
         ("depth=2&depth=3", "given twice"),
@@ -325,6 +333,79 @@ fn stopped_while_the_engine_thinks(path: &str, protocol: &str, stop: fn(&Server)
     assert!(d["engine_error"].is_null(), "{}", r.body);
 }
 
+/// Sends `path` with the server's token on a connection of its own and waits until the server
+/// says `started` of its progress; then closes the connection, as a client that leaves does
+/// (a browser tab closed, a script stopped), and requires the server to be idle within a
+/// second: nobody waits for that count, so it is cancelled. The server then counts as before.
+fn a_client_leaves(s: &Server, path: &str, started: fn(&Value) -> bool) {
+    use std::io::Write;
+    let mut client = std::net::TcpStream::connect(&s.addr).expect("connects");
+    write!(
+        client,
+        "GET {path} HTTP/1.1\r\nHost: {}\r\nX-Perft-Token: {}\r\n\r\n",
+        s.addr, s.token
+    )
+    .expect("the request is sent");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let p = s.get("/api/progress").json();
+        if p["running"] == json!(true) && started(&p) {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the count never started: {p}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    drop(client);
+    let left = Instant::now();
+    loop {
+        let p = s.get("/api/progress").json();
+        if p["running"] == json!(false) {
+            break;
+        }
+        assert!(
+            left.elapsed() < Duration::from_secs(1),
+            "the count still runs {:?} after its client left: {p}",
+            left.elapsed()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let r = s.get("/api/divide?depth=2");
+    assert_eq!((r.status, r.json()["total"].clone()), (200, json!(400)));
+}
+
+#[test]
+fn a_count_whose_client_has_left_is_cancelled_within_a_second() {
+    // The start position at depth 7 counted without bulk counting: seconds of work, in tasks
+    // of milliseconds.
+    let s = Server::start(&["--max-depth", "7", "--no-bulk"]);
+    a_client_leaves(&s, "/api/divide?depth=7", |p| {
+        p["total"].as_u64().unwrap_or(0) > 0
+    });
+}
+
+#[test]
+fn a_diff_whose_client_has_left_stops_the_engine_within_a_second() {
+    // An engine that never answers about Kiwipete: without the client's leaving, it would be
+    // waited for until its 120 s limit.
+    let board = KIWIPETE.split(' ').next().unwrap_or_default();
+    let engine = format!(
+        "{} --bug none --hang-on {board}",
+        fake_engine().to_str().expect("a UTF-8 path")
+    );
+    let s = Server::start(&["--engine", &engine, "--timeout", "120"]);
+    let path = format!("/api/diff?depth=1&fen={}", enc(KIWIPETE));
+    a_client_leaves(&s, &path, |p| {
+        p["stage"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("comparing")
+    });
+    assert_eq!(
+        s.get("/api/divide?depth=2").json()["engine_total"],
+        json!(400)
+    );
+}
+
 fn cancel(s: &Server) {
     let r = s.ask("POST", "/api/cancel", &[]);
     assert_eq!(r.json()["cancelled"], json!(true));
@@ -410,4 +491,58 @@ fn diff_html_writes_one_self_contained_report() {
         .expect("perft diff runs");
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot write the report"));
+}
+
+/// What the report shows that came from outside (the engine's command line, a suite's ids) is
+/// text on the page, never markup: a name holding `</title>`, `<script>` and `&"'` is escaped
+/// in the title and cannot end the report's data early, and the data still holds it unchanged.
+#[test]
+fn diff_html_escapes_the_names_it_shows() {
+    let dir = common::Scratch::new("html-escape");
+    // `<!--<script>` inside a script element would keep its `</script>` from ending it.
+    let hostile = "</title><script>alert(1)</script><!--<script>&\"'";
+    let suite = dir.file(
+        "suite.epd",
+        format!("{} ;D1 20 ;id {hostile}\n", common::START).as_bytes(),
+    );
+    let file = dir.join("report.html");
+    // The shell runs the engine's command line: what follows `#` is a comment it ignores.
+    let engine = format!("{} --bug none #{hostile}", fake_engine().display());
+    let out = Command::new(env!("CARGO_BIN_EXE_perft"))
+        .args(["diff", "--suite"])
+        .arg(&suite)
+        .arg("--html")
+        .arg(&file)
+        .args(["--engine", &engine])
+        .output()
+        .expect("perft diff runs");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let html = std::fs::read_to_string(&file).expect("the report is written");
+    let escaped =
+        "&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;!--&lt;script&gt;&amp;&quot;&#39;";
+    let title = html
+        .split("<title>")
+        .nth(1)
+        .and_then(|t| t.split("</title>").next())
+        .expect("a title");
+    assert!(title.ends_with(&format!("#{escaped}")), "{title}");
+    // The data, the board's script and the report's: no other script element, and none ended
+    // early.
+    assert_eq!(html.matches("<script").count(), 3, "{html}");
+    assert_eq!(html.matches("</script>").count(), 3, "{html}");
+    assert!(!html.contains("alert(1)</script>"), "{html}");
+    assert!(!html.contains("<!--"), "{html}");
+    let data = html
+        .split("<script id=\"report-data\" type=\"application/json\">")
+        .nth(1)
+        .and_then(|s| s.split("</script>").next())
+        .expect("the data block");
+    let doc: Value = serde_json::from_str(data).expect("JSON data");
+    assert_eq!(doc["positions"][0]["name"], json!(hostile));
+    assert_eq!(doc["engine"], json!(engine));
 }

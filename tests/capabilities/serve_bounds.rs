@@ -1,7 +1,8 @@
 //! `perft serve`'s bounds: only requests naming this server and coming from its own page are
 //! answered (the Host, Origin, `Sec-Fetch-Site` and token checks), every request is read within
-//! bounds and a broken one answered with the status that says why, and sixteen clients at once
-//! are each answered correctly; after each, the server still counts a divide exactly.
+//! bounds and a broken one answered with the status that says why, connections that send no
+//! request cannot keep one that does waiting, and sixteen clients at once are each answered
+//! correctly; after each, the server still counts a divide exactly.
 //!
 //! Counts asserted: the start position's perft 2 (400) and 3 (8,902), from the Chess
 //! Programming Wiki's "Perft Results" page (suites/standard.epd); the fake engine with `--bug
@@ -21,33 +22,57 @@ fn error_of(r: &Reply) -> String {
 fn only_requests_naming_this_server_are_answered() {
     let s = Server::start(&[]);
     let port = s.addr.rsplit(':').next().expect("a port");
-    for host in [format!("localhost:{port}"), format!("127.0.0.1:{port}")] {
+    // Its loopback names with its port; `[::1]` too, though it listens on 127.0.0.1: the
+    // server answers to every loopback name, whichever address it listens on.
+    for host in [
+        format!("localhost:{port}"),
+        format!("127.0.0.1:{port}"),
+        format!("[::1]:{port}"),
+        format!("LOCALHOST:{port}"),
+    ] {
         let r = request(&s.addr, "GET", "/api/info", &[("Host", &host)], "");
         assert_eq!(r.status, 200, "{host}");
     }
-    // A Host without a port names port 80, which this server is not on.
+    // A Host without a port names port 80, which this server is not on; another name with the
+    // right port is another site all the same (what DNS rebinding sends).
     for host in [
-        "evil.example",
-        "evil.example:80",
-        "localhost",
-        "127.0.0.1:1",
+        "evil.example".to_string(),
+        "evil.example:80".to_string(),
+        "localhost".to_string(),
+        "127.0.0.1:1".to_string(),
+        format!("evil.example:{port}"),
+        format!("127.0.0.2:{port}"),
+        format!("localhost.evil.example:{port}"),
+        format!("[::2]:{port}"),
     ] {
-        let r = s.ask("GET", "/api/divide?depth=1", &[("Host", host)]);
+        let r = s.ask("GET", "/api/divide?depth=1", &[("Host", &host)]);
         assert_eq!(r.status, 403, "{host}: {}", r.body);
         assert!(error_of(&r).contains("host"), "{}", r.body);
     }
     let r = request(&s.addr, "GET", "/", &[("Host", "")], "");
     assert_eq!(r.status, 400, "no Host header");
     assert_eq!(error_of(&r), "the request has no Host header");
-    let r = s.ask(
-        "GET",
-        "/api/divide?depth=1",
-        &[("Origin", "http://evil.example")],
-    );
-    assert_eq!(r.status, 403);
-    let own = format!("http://{}", s.addr);
-    let r = s.ask("GET", "/api/divide?depth=1", &[("Origin", &own)]);
-    assert_eq!(r.status, 200);
+    // Another site's page, on any port (this server's included), a sandboxed or file page
+    // (`null`), or this server's name over another scheme.
+    for origin in [
+        "http://evil.example".to_string(),
+        format!("http://evil.example:{port}"),
+        "null".to_string(),
+        format!("https://127.0.0.1:{port}"),
+        format!("http://127.0.0.1:{port}.evil.example"),
+    ] {
+        let r = s.ask("GET", "/api/divide?depth=1", &[("Origin", &origin)]);
+        assert_eq!(r.status, 403, "{origin}: {}", r.body);
+        assert!(error_of(&r).contains("not answered"), "{}", r.body);
+    }
+    for origin in [
+        format!("http://{}", s.addr),
+        format!("http://localhost:{port}"),
+        format!("http://[::1]:{port}"),
+    ] {
+        let r = s.ask("GET", "/api/divide?depth=1", &[("Origin", &origin)]);
+        assert_eq!(r.status, 200, "{origin}: {}", r.body);
+    }
 }
 
 /// What a page of another site can make a browser send: a plain GET (an image, a link, a
@@ -251,12 +276,24 @@ fn sixteen_clients_at_once_are_each_answered_correctly() {
     let engine = format!("{} --bug none", fake_engine().display());
     let s = Server::start(&["--engine", &engine]);
     let (addr, token) = (s.addr.clone(), s.token.clone());
+    // All start together, so that their counts overlap.
+    let start = std::sync::Arc::new(std::sync::Barrier::new(16));
     let clients: Vec<_> = (0..16)
         .map(|i| {
-            let (addr, token) = (addr.clone(), token.clone());
+            let (addr, token, start) = (addr.clone(), token.clone(), start.clone());
             std::thread::spawn(move || {
                 let with_token = [("X-Perft-Token", token.as_str())];
                 let mut seen = [0u32; 4];
+                // Counts answered in full, and counts cancelled by a newer one.
+                let (mut counted, mut replaced) = (0u32, 0u32);
+                let mut cancelled = |r: &Reply| {
+                    let e = error_of(r);
+                    assert!(e.starts_with("cancelled"), "{}", r.body);
+                    if e.contains("a newer request") {
+                        replaced += 1;
+                    }
+                };
+                start.wait();
                 for round in 0..6 {
                     let kind = (i + round) % 4;
                     match kind {
@@ -267,16 +304,20 @@ fn sixteen_clients_at_once_are_each_answered_correctly() {
                                     let d = r.json();
                                     assert_eq!(d["total"], json!(8902), "{}", r.body);
                                     assert_eq!(d["engine_total"], json!(8902), "{}", r.body);
+                                    counted += 1;
                                 }
-                                409 => assert!(error_of(&r).starts_with("cancelled"), "{}", r.body),
+                                409 => cancelled(&r),
                                 other => panic!("divide answered {other}: {}", r.body),
                             }
                         }
                         1 => {
                             let r = request(&addr, "GET", "/api/diff?depth=3", &with_token, "");
                             match r.status {
-                                200 => assert_eq!(r.body, "null"),
-                                409 => assert!(error_of(&r).starts_with("cancelled"), "{}", r.body),
+                                200 => {
+                                    assert_eq!(r.body, "null");
+                                    counted += 1;
+                                }
+                                409 => cancelled(&r),
                                 other => panic!("diff answered {other}: {}", r.body),
                             }
                         }
@@ -312,20 +353,67 @@ fn sixteen_clients_at_once_are_each_answered_correctly() {
                     }
                     seen[kind] += 1;
                 }
-                seen
+                (seen, counted, replaced)
             })
         })
         .collect();
-    let mut seen = [0u32; 4];
+    let (mut seen, mut counted, mut replaced) = ([0u32; 4], 0, 0);
     for c in clients {
-        let s = c.join().expect("a client's answers were all right");
+        let (s, c, r) = c.join().expect("a client's answers were all right");
         for k in 0..4 {
             seen[k] += s[k];
         }
+        counted += c;
+        replaced += r;
     }
     assert_eq!(seen, [24; 4]);
+    // Some counts ran to their end, and some were cut short by another client's: the clients
+    // were served at once, not one after the other.
+    assert!(counted >= 1, "no count was answered in full");
+    assert!(replaced >= 1, "no count was replaced by a newer one");
     let r = s.get("/api/divide?depth=3");
     assert_eq!((r.status, r.json()["total"].clone()), (200, json!(8902)));
     assert!(r.json()["engine_error"].is_null(), "{}", r.body);
     assert_eq!(s.get("/api/progress").json()["running"], json!(false));
+}
+
+/// Connections that send nothing, or the first bytes of a request and no more, cannot keep a
+/// whole request waiting: with 70 of them open (more than the server answers at once), a
+/// request for `/api/info` is answered within a second, the oldest of them having been closed
+/// with a 503 that says why.
+#[test]
+fn idle_connections_cannot_keep_a_request_waiting() {
+    use std::io::{Read, Write};
+    let s = Server::start(&[]);
+    let idle: Vec<std::net::TcpStream> = (0..70)
+        .map(|i| {
+            let mut c = std::net::TcpStream::connect(&s.addr).expect("connects");
+            if i % 2 == 1 {
+                c.write_all(b"GET /api/info HT").expect("written");
+            }
+            c
+        })
+        .collect();
+    let asked = std::time::Instant::now();
+    let r = request(&s.addr, "GET", "/api/info", &[], "");
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert!(
+        asked.elapsed() < Duration::from_secs(1),
+        "answered after {:?}",
+        asked.elapsed()
+    );
+    let mut oldest = &idle[0];
+    oldest
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .expect("timeout set");
+    let mut answer = String::new();
+    let _ = oldest.read_to_string(&mut answer);
+    assert!(answer.starts_with("HTTP/1.1 503 "), "{answer}");
+    assert!(
+        answer.contains("this one had not sent its request"),
+        "{answer}"
+    );
+    drop(idle);
+    let r = s.get("/api/divide?depth=3");
+    assert_eq!((r.status, r.json()["total"].clone()), (200, json!(8902)));
 }

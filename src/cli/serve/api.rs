@@ -73,6 +73,44 @@ struct Job {
     started: Instant,
 }
 
+/// The client that asked for a count: its connection is watched while the count runs (see
+/// `http`), and once the client has closed it nobody waits for the answer, so the count is
+/// cancelled, running or still waiting for its turn.
+#[derive(Default)]
+pub(super) struct Client {
+    gone: std::sync::atomic::AtomicBool,
+    /// Its count, once it has one.
+    job: Mutex<Option<Arc<Job>>>,
+}
+
+impl Client {
+    pub(super) fn new() -> Client {
+        Client::default()
+    }
+
+    /// Says the client has closed its connection: its count is cancelled.
+    pub(super) fn left(&self) {
+        self.gone.store(true, Ordering::SeqCst);
+        if let Some(job) = &*lock(&self.job) {
+            job.watch.cancel();
+        }
+    }
+
+    fn is_gone(&self) -> bool {
+        self.gone.load(Ordering::SeqCst)
+    }
+
+    /// Gives the client its count; one whose client has already gone is cancelled at once.
+    /// (With [`Client::left`] storing before it locks and this loading after, one of the two
+    /// sees the other.)
+    fn counts(&self, job: &Arc<Job>) {
+        *lock(&self.job) = Some(Arc::clone(job));
+        if self.is_gone() {
+            job.watch.cancel();
+        }
+    }
+}
+
 /// The server's state: its settings, its token and page, the engine, and the one count at a
 /// time.
 pub(super) struct State {
@@ -140,8 +178,16 @@ impl State {
     }
 
     /// Cancels the count running and waits for its turn; `None` if a newer request came in
-    /// meanwhile (it has cancelled this one).
-    fn take_turn(&self, kind: &'static str) -> Option<(MutexGuard<'_, ()>, Arc<Job>)> {
+    /// meanwhile (it has cancelled this one), or if `client` has gone (a request nobody waits
+    /// for cancels no other).
+    fn take_turn(
+        &self,
+        kind: &'static str,
+        client: &Client,
+    ) -> Option<(MutexGuard<'_, ()>, Arc<Job>)> {
+        if client.is_gone() {
+            return None;
+        }
         let ticket = {
             let mut running = lock(&self.running);
             if let Some(job) = &running.0 {
@@ -163,6 +209,7 @@ impl State {
             started: Instant::now(),
         });
         running.0 = Some(Arc::clone(&job));
+        client.counts(&job);
         self.served.fetch_add(1, Ordering::Relaxed);
         Some((turn, job))
     }
@@ -232,11 +279,18 @@ impl Query {
                 .parse::<u32>()
                 .ok()
                 .filter(|&d| d >= 1)
-                .ok_or_else(|| format!("depth '{}' is not a whole number from 1", clip(d)))?,
+                .ok_or_else(|| {
+                    format!(
+                        "depth '{}' is not a whole number from 1 to {max_depth} (this server's \
+                         --max-depth {max_depth})",
+                        clip(d)
+                    )
+                })?,
         };
         if depth > max_depth {
             return Err(format!(
-                "depth {depth} is deeper than this server's --max-depth {max_depth}"
+                "depth {depth} is deeper than this server counts: from 1 to {max_depth} (its \
+                 --max-depth {max_depth})"
             ));
         }
         let chess960 = match fields.get("chess960").map(|s| s.to_ascii_lowercase()) {
@@ -277,12 +331,12 @@ impl Query {
 }
 
 /// `GET /api/divide`: our divide of the position (and the engine's, if there is one).
-pub(super) fn divide<S: Sliders>(state: &State, query: &str) -> Answer {
+pub(super) fn divide<S: Sliders>(state: &State, query: &str, client: &Client) -> Answer {
     let (q, pos) = match Query::parse(query, state.settings.max_depth) {
         Ok(q) => q,
         Err(e) => return Answer::error(400, &e),
     };
-    let Some((_turn, job)) = state.take_turn("divide") else {
+    let Some((_turn, job)) = state.take_turn("divide", client) else {
         return Answer::error(409, "cancelled: a newer request replaced this count");
     };
     *lock(&job.stage) = format!("our divide at depth {}", q.depth);
@@ -354,7 +408,7 @@ pub(super) fn divide<S: Sliders>(state: &State, query: &str) -> Answer {
 
 /// `GET /api/diff`: the descent of `perft diff` from the position; the failure found (the
 /// object `perft diff --json` shows), or `null` when the engine agrees.
-pub(super) fn diff<S: Sliders>(state: &State, query: &str) -> Answer {
+pub(super) fn diff<S: Sliders>(state: &State, query: &str, client: &Client) -> Answer {
     let (q, _) = match Query::parse(query, state.settings.max_depth) {
         Ok(q) => q,
         Err(e) => return Answer::error(400, &e),
@@ -365,7 +419,7 @@ pub(super) fn diff<S: Sliders>(state: &State, query: &str) -> Answer {
             "no engine to compare with: start the server with --engine CMD",
         );
     };
-    let Some((_turn, job)) = state.take_turn("diff") else {
+    let Some((_turn, job)) = state.take_turn("diff", client) else {
         return Answer::error(409, "cancelled: a newer request replaced this count");
     };
     let mut step = |moves: &[String], depth: u32| {

@@ -6,11 +6,13 @@
 //! The request head is parsed by `httparse` (the parser of hyper: it reads a buffer we bound,
 //! and takes nothing on trust); reading, limits and answers are here.
 
-use super::api::{self, Answer, State};
+use super::api::{self, Answer, Client, State};
 use super::clip;
+use super::slots::Slot;
 use perft::Sliders;
 use std::io::{Read, Write};
 use std::net::{Shutdown, TcpStream};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 pub(super) const INDEX: &str = include_str!("page/index.html");
@@ -31,6 +33,9 @@ pub(super) const MAX_BODY: usize = 4 * 1024;
 pub(super) const READ_TIME: Duration = Duration::from_secs(10);
 /// The time an answer may take to be taken by the client.
 const WRITE_TIME: Duration = Duration::from_secs(10);
+/// How often the connection of a client waiting for a count is looked at, to cancel the count
+/// once the client has closed it.
+const CLIENT_POLL: Duration = Duration::from_millis(100);
 /// The header that carries the server's token (see [`State::token`]).
 pub(super) const TOKEN_HEADER: &str = "X-Perft-Token";
 
@@ -51,20 +56,98 @@ impl Request {
     }
 }
 
-/// Reads one request from `stream`, answers it, and closes the connection.
-pub(super) fn serve_connection<S: Sliders>(state: &State, mut stream: TcpStream) {
+/// Reads one request from `stream`, answers it, and closes the connection; `slot` is the
+/// connection's place among those answered at once.
+pub(super) fn serve_connection<S: Sliders>(state: &State, mut stream: TcpStream, slot: &Slot) {
     let _ = stream.set_write_timeout(Some(WRITE_TIME));
-    let (answer, head_only) = match read_request(&mut stream) {
-        Ok(request) => (
-            route::<S>(state, &request),
-            request.method.eq_ignore_ascii_case("HEAD"),
-        ),
-        Err(Some(refusal)) => (refusal, false),
+    let read = read_request(&mut stream);
+    // From here on the connection is answering, and is not shed.
+    slot.read();
+    let request = match read {
+        Ok(request) => request,
+        Err(_) if slot.was_shed() => {
+            let busy = Answer::error(
+                503,
+                &format!(
+                    "the server had {} connections open and this one had not sent its request: \
+                     it was closed to answer a newer one",
+                    super::slots::CONNECTIONS
+                ),
+            );
+            let _ = write_answer(&mut stream, &busy, false);
+            return close(stream);
+        }
+        Err(Some(refusal)) => {
+            let _ = write_answer(&mut stream, &refusal, false);
+            return close(stream);
+        }
         // The client went away before sending a request: nobody to answer.
         Err(None) => return,
     };
-    let _ = write_answer(&mut stream, &answer, head_only);
+    let head_only = request.method.eq_ignore_ascii_case("HEAD");
+    match check(state, &request) {
+        Err(refusal) => {
+            let _ = write_answer(&mut stream, &refusal, head_only);
+        }
+        // A count is watched: a client that leaves cancels it.
+        Ok((route @ (Route::Divide | Route::Diff), query)) => {
+            watched(&mut stream, head_only, |client| {
+                answer::<S>(state, route, query, client)
+            });
+        }
+        Ok((route, query)) => {
+            let answer = answer::<S>(state, route, query, &Client::new());
+            let _ = write_answer(&mut stream, &answer, head_only);
+        }
+    }
     close(stream);
+}
+
+/// Answers with `count` while another thread watches the connection: once the client has
+/// closed it, nobody waits for the answer, and the count is cancelled (see [`watch_client`]).
+fn watched(stream: &mut TcpStream, head_only: bool, count: impl FnOnce(&Client) -> Answer) {
+    let client = Client::new();
+    let done = AtomicBool::new(false);
+    let probe = stream.try_clone().ok();
+    std::thread::scope(|scope| {
+        // Without a second handle or thread, the count runs unwatched.
+        if let Some(probe) = probe {
+            let _ = std::thread::Builder::new()
+                .spawn_scoped(scope, || watch_client(probe, &client, &done));
+        }
+        let answer = count(&client);
+        let _ = write_answer(stream, &answer, head_only);
+        done.store(true, Ordering::Relaxed);
+    });
+}
+
+/// Looks at a client's connection every [`CLIENT_POLL`] until `done`: once a read finds its
+/// end (the client closed it, or shut its sending side, which no HTTP client does while it
+/// waits for an answer) or fails, the client is said to have left. What it sends past its
+/// request is read and dropped (one request per connection), up to [`MAX_HEAD`] bytes; past
+/// that, the connection is no longer read.
+fn watch_client(mut probe: TcpStream, client: &Client, done: &AtomicBool) {
+    let _ = probe.set_read_timeout(Some(CLIENT_POLL));
+    let mut sink = [0u8; 1024];
+    let mut left = MAX_HEAD;
+    while !done.load(Ordering::Relaxed) {
+        if left == 0 {
+            std::thread::sleep(CLIENT_POLL);
+            continue;
+        }
+        match probe.read(&mut sink) {
+            Ok(0) => return client.left(),
+            Ok(n) => left = left.saturating_sub(n),
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock
+                        | std::io::ErrorKind::TimedOut
+                        | std::io::ErrorKind::Interrupted
+                ) => {}
+            Err(_) => return client.left(),
+        }
+    }
 }
 
 /// Ends a connection so that the client reads the whole answer: our side shut for writing,
@@ -255,42 +338,47 @@ fn owned(parsed: &httparse::Request<'_, '_>) -> Result<Request, Option<Answer>> 
     })
 }
 
-/// The answer to `request`, after checking who asks.
-fn route<S: Sliders>(state: &State, request: &Request) -> Answer {
+/// What `request` asks for (its route and query), after checking who asks; or the refusal.
+fn check<'r>(state: &State, request: &'r Request) -> Result<(Route, &'r str), Answer> {
     let hosts: Vec<&str> = request.headers("Host").collect();
     let host = match hosts.as_slice() {
-        [] => return Answer::error(400, "the request has no Host header"),
+        [] => return Err(Answer::error(400, "the request has no Host header")),
         [one] => *one,
-        _ => return Answer::error(400, "the request has more than one Host header"),
+        _ => {
+            return Err(Answer::error(
+                400,
+                "the request has more than one Host header",
+            ));
+        }
     };
     if !state.settings().names_us(host) {
-        return Answer::error(
+        return Err(Answer::error(
             403,
             &format!("this server does not answer for the host '{}'", clip(host)),
-        );
+        ));
     }
     // A browser says where a request comes from: a page of another site (even another port of
     // this host) is refused, whatever the request.
     if let Some(site) = request.headers("Sec-Fetch-Site").next()
         && !matches!(site, "same-origin" | "none")
     {
-        return Answer::error(
+        return Err(Answer::error(
             403,
             &format!(
                 "requests from another site ({}) are not answered",
                 clip(site)
             ),
-        );
+        ));
     }
     for origin in request.headers("Origin") {
         let ours = origin
             .strip_prefix("http://")
             .is_some_and(|authority| state.settings().names_us(authority));
         if !ours {
-            return Answer::error(
+            return Err(Answer::error(
                 403,
                 &format!("requests from '{}' are not answered", clip(origin)),
-            );
+            ));
         }
     }
     let target = request.target.as_str();
@@ -305,7 +393,7 @@ fn route<S: Sliders>(state: &State, request: &Request) -> Answer {
         "/api/diff" => Route::Diff,
         "/api/progress" => Route::Progress,
         "/api/cancel" => Route::Cancel,
-        _ => return Answer::error(404, &format!("nothing at {}", clip(path))),
+        _ => return Err(Answer::error(404, &format!("nothing at {}", clip(path)))),
     };
     // Cancelling changes state, so it takes a POST; everything else is read with GET (or HEAD).
     let method = request.method.as_str();
@@ -316,28 +404,33 @@ fn route<S: Sliders>(state: &State, request: &Request) -> Answer {
     if !allowed {
         let mut answer = Answer::error(405, &format!("{} is not answered at {path}", clip(method)));
         answer.allow = Some(allow);
-        return answer;
+        return Err(answer);
     }
     // What counts, cancels or reports on a count needs the token the page was served with:
     // a page of another site cannot read it, so cannot send it.
     if route.needs_token() {
         let tokens: Vec<&str> = request.headers(TOKEN_HEADER).collect();
         if tokens != [state.token()] {
-            return Answer::error(
+            return Err(Answer::error(
                 403,
                 &format!(
                     "the request lacks this server's token (the {TOKEN_HEADER} header: the page \
                      sends it; a script reads it from /api/info)"
                 ),
-            );
+            ));
         }
     }
+    Ok((route, query))
+}
+
+/// The answer to a request checked by [`check`]; `client` is its client, for a count.
+fn answer<S: Sliders>(state: &State, route: Route, query: &str, client: &Client) -> Answer {
     match route {
         Route::Page => Answer::page("text/html; charset=utf-8", state.page().as_bytes()),
         Route::File(content_type, text) => Answer::page(content_type, text.as_bytes()),
         Route::Info => api::info(state),
-        Route::Divide => api::divide::<S>(state, query),
-        Route::Diff => api::diff::<S>(state, query),
+        Route::Divide => api::divide::<S>(state, query, client),
+        Route::Diff => api::diff::<S>(state, query, client),
         Route::Progress => api::progress(state),
         Route::Cancel => api::cancel(state),
     }

@@ -6,14 +6,16 @@
 //! only requests whose `Host` names it (a page elsewhere cannot reach it through DNS rebinding),
 //! whose `Origin` and `Sec-Fetch-Site`, if any, are its own, and (for what counts) that carry
 //! the token its page was served with, which no other site can read; every request is read
-//! within fixed bounds of size and time, and at most [`CONNECTIONS`] at once; nothing a request
-//! says is ever run or opened (the engine is fixed on the command line); the depth is capped,
-//! and one count runs at a time, a new one cancelling the one running (an engine still thinking
-//! about it is killed). Ctrl-C or SIGTERM ends the engine with the server.
+//! within fixed bounds of size and time, and at most [`slots::CONNECTIONS`] at once (the oldest still
+//! sending its request shed for a newer one); nothing a request says is ever run or opened (the
+//! engine is fixed on the command line); the depth is capped, and one count runs at a time, a
+//! new one cancelling the one running (an engine still thinking about it is killed), as does the
+//! client of a count closing its connection. Ctrl-C or SIGTERM ends the engine with the server.
 
 mod api;
 mod http;
 pub mod report;
+mod slots;
 
 use super::common::{CountArgs, MAX_DEPTH};
 use super::config::{Counts, SliderJob};
@@ -24,7 +26,6 @@ use perft::perft::estimate_count;
 use perft::{Position, Sliders};
 use std::net::{SocketAddr, TcpListener, ToSocketAddrs};
 use std::process::ExitCode;
-use std::sync::{Condvar, Mutex};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -140,10 +141,6 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     })
 }
 
-/// Connections answered at once (each on a thread of its own: one may wait on a count while
-/// others answer the page's progress polls); more wait in the system's queue.
-pub const CONNECTIONS: usize = 64;
-
 /// The server, run with one slider implementation.
 struct Serve {
     listener: TcpListener,
@@ -159,27 +156,18 @@ impl SliderJob for Serve {
             .counts
             .table(|| estimate_count::<S>(&Position::startpos(), depth))?;
         let state = api::State::new(self.settings, self.engine, table);
-        let open = (Mutex::new(0usize), Condvar::new());
+        let slots = slots::Slots::new();
         // The threads end with the process: on Ctrl-C or SIGTERM, which ends the engine first
         // (see `cli::signals`).
         std::thread::scope(|scope| {
             for stream in self.listener.incoming() {
                 let Ok(stream) = stream else { continue };
-                // At most CONNECTIONS at once: the next waits until one ends.
-                {
-                    let (count, ended) = &open;
-                    let mut n = count.lock().unwrap_or_else(|e| e.into_inner());
-                    while *n >= CONNECTIONS {
-                        n = ended.wait(n).unwrap_or_else(|e| e.into_inner());
-                    }
-                    *n += 1;
-                }
-                let (state, open) = (&state, &open);
-                scope.spawn(move || {
-                    http::serve_connection::<S>(state, stream);
-                    let (count, ended) = open;
-                    *count.lock().unwrap_or_else(|e| e.into_inner()) -= 1;
-                    ended.notify_one();
+                // At most CONNECTIONS at once (see `slots`).
+                let slot = slots.admit(&stream);
+                let state = &state;
+                // A thread that cannot be had drops the connection (and frees its slot).
+                let _ = std::thread::Builder::new().spawn_scoped(scope, move || {
+                    http::serve_connection::<S>(state, stream, &slot)
                 });
             }
         });

@@ -41,8 +41,10 @@ impl Report {
             summary,
             positions,
         })?
-        // Inside a script element, "</" could end it early; "<\/" is the same JSON string.
-        .replace("</", "<\\/");
+        // Inside a script element, "</script" would end it early and "<!--" then "<script"
+        // would keep the real end from ending it: no "<" is left (JSON has it only inside
+        // strings, where "\u003c" is the same character).
+        .replace('<', "\\u003c");
         let html = format!(
             "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
              <title>perft diff: {title}</title>\n<style>\n{STYLE}</style>\n</head>\n<body>\n\

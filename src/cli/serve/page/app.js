@@ -78,6 +78,12 @@
       if (!response.ok) throw new Error((body && body.error) || ("HTTP " + response.status));
       setStatus("");
       return { body };
+    } catch (e) {
+      // An error ends the request: the status no longer says it runs. The error of a request
+      // a newer one replaced is not shown.
+      if (mine !== state.request) return null;
+      setStatus("");
+      throw e;
     } finally {
       clearInterval(timer);
       if (mine === state.request) {
@@ -136,9 +142,39 @@
     });
   }
 
+  // Sets the depth counted, within what the server counts (from 1 to its --max-depth).
   function setDepth(d) {
     state.depth = Math.max(1, Math.min(state.maxDepth, d));
     $("depth").value = String(state.depth);
+    $("depth-note").hidden = true;
+  }
+
+  // Takes the depth typed in the form, if it changed: one the server does not count is brought
+  // within its range, and the page says so (a depth is never changed without a word).
+  function takeDepth() {
+    const raw = $("depth").value.trim();
+    const asked = raw === "" ? NaN : Number(raw);
+    if (asked === state.depth) return;
+    setDepth(Number.isNaN(asked) ? 1 : Math.trunc(asked));
+    if (!(Number.isInteger(asked) && asked >= 1 && asked <= state.maxDepth)) {
+      const note = $("depth-note");
+      note.textContent = (raw === "" ? "No depth given" : "Depth " + raw + " is not") +
+        " a whole number from 1 to " + state.maxDepth + " (this server's --max-depth)" +
+        ": counting at depth " + state.depth + ".";
+      note.hidden = false;
+    }
+  }
+
+  // Takes the result of the last count off the page, once it no longer stands for what was
+  // asked (its position was refused).
+  function clearResult() {
+    state.last = null;
+    $("divide").hidden = true;
+    $("divide").querySelector("tbody").textContent = "";
+    $("total").textContent = "";
+    $("engine-total").textContent = "";
+    $("summary").textContent = "";
+    $("difference").hidden = true;
   }
 
   function showDivide(d) {
@@ -201,6 +237,7 @@
     try {
       answer = await ask("/api/divide?" + query({ depth: state.depth }), "Counting");
     } catch (e) {
+      clearResult();
       showError(e.message);
       return;
     }
@@ -245,7 +282,7 @@
       state.chess960 = $("chess960").checked;
       state.played = [];
     }
-    setDepth(Number($("depth").value) || 1);
+    takeDepth();
   }
 
   $("setup").addEventListener("submit", (e) => {
@@ -273,7 +310,7 @@
     readForm();
     divide();
   });
-  $("depth").addEventListener("change", () => setDepth(Number($("depth").value) || 1));
+  $("depth").addEventListener("change", takeDepth);
 
   async function start() {
     try {
@@ -281,6 +318,8 @@
       state.engine = info.engine;
       state.maxDepth = info.max_depth;
       $("depth").max = String(info.max_depth);
+      // The page's own first depth, within the server's range.
+      setDepth(state.depth);
       if (info.engine) {
         $("engine-name").textContent = "comparing with: " + info.engine;
         $("diff-button").disabled = false;
