@@ -322,7 +322,7 @@ mod tests {
 
     #[test]
     fn a_depth_2_record_comes_back_whole_and_only_for_its_keys() {
-        let part = CompactStats::with_bytes(0, 1).unwrap(); // one bucket of each kind
+        let part = CompactStats::with_bytes(0, 1, 0.0).unwrap(); // one bucket of each kind
         let r = record(5);
         part.store((1, 0xABCD_EF01_2345_6789), 2, r);
         assert_eq!(part.probe((1, 0xABCD_EF01_2345_6789), 2), Some(r));
@@ -347,7 +347,7 @@ mod tests {
 
     #[test]
     fn the_fifth_record_in_a_bucket_pushes_out_the_oldest() {
-        let part = CompactStats::with_bytes(0, 1).unwrap();
+        let part = CompactStats::with_bytes(0, 1, 0.0).unwrap();
         let key = |k: u64| (k, k.wrapping_mul(0x9E37_79B9_7F4A_7C15));
         for k in 1..=5 {
             part.store(key(k), 2, record(k));
@@ -360,7 +360,7 @@ mod tests {
 
     #[test]
     fn an_entry_with_words_of_two_records_fails_to_verify() {
-        let part = CompactStats::with_bytes(0, 1).unwrap();
+        let part = CompactStats::with_bytes(0, 1, 0.0).unwrap();
         let (a, b) = ((7, 0x7777_0000_0000_0000), (8, 0x8888_0000_0000_0000));
         part.store(a, 2, record(1));
         part.store(b, 2, record(2));
@@ -379,7 +379,7 @@ mod tests {
 
     #[test]
     fn a_deeper_record_comes_back_whole_in_its_entry_or_in_the_locked_part() {
-        let part = CompactStats::with_bytes(0, 1).unwrap();
+        let part = CompactStats::with_bytes(0, 1, 0.0).unwrap();
         let keys = (9, 0x0123_4567_89AB_CDEF);
         let mut r = record(3);
         r.nodes = (1 << DEEP_NODES) - 1;
@@ -410,7 +410,7 @@ mod tests {
 
     #[test]
     fn a_deeper_bucket_keeps_the_deepest_record_and_the_newest_other() {
-        let part = CompactStats::with_bytes(0, 1).unwrap();
+        let part = CompactStats::with_bytes(0, 1, 0.0).unwrap();
         let key = |k: u64| (k, k.wrapping_mul(0xC2B2_AE3D_27D4_EB4F));
         part.store(key(1), 6, record(1));
         for k in 2..6 {
@@ -428,7 +428,7 @@ mod tests {
 
     #[test]
     fn a_deeper_entry_with_words_of_two_records_fails_to_verify() {
-        let part = CompactStats::with_bytes(0, 1).unwrap();
+        let part = CompactStats::with_bytes(0, 1, 0.0).unwrap();
         let (a, b) = ((7, 0x7777_0000_0000_0000), (8, 0x8888_0000_0000_0000));
         part.store(a, 4, record(1));
         part.store(b, 4, record(2));

@@ -263,6 +263,9 @@ fn a_hash_too_large_for_the_machine_is_a_clear_error() {
 
 /// The binary with `args`, to its end, and its peak resident memory in KiB (`wait4`'s
 /// `ru_maxrss`).
+// The child is waited for by `wait4`, which std's `wait` cannot stand in for (it reports no
+// resource usage).
+#[allow(clippy::zombie_processes)]
 fn run_measured(args: &[&str]) -> (std::process::Output, i64) {
     use std::io::Read;
     use std::os::unix::process::ExitStatusExt;
