@@ -3,10 +3,13 @@
 //! is done, never `eta 0s` before anything finished). `script` (util-linux) gives a command a
 //! terminal; where it is missing these tests say so and pass.
 //!
-//! Counts asserted: Kiwipete's perft 5, 193,690,690, the start position's perft 2, 400, and
+//! Counts asserted: position 4's perft 6, 706,045,033, the start position's perft 2, 400, and
 //! perft 5, 4,865,609 (Chess Programming Wiki, "Perft Results").
 
-use crate::common::{self, KIWIPETE, START, text};
+use crate::common::{self, START, text};
+
+/// Position 4 of the Chess Programming Wiki's "Perft Results".
+const POSITION_4: &str = "r3k2r/Pppp1ppp/1b3nbN/nPB5/B1P1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1";
 use std::process::Command;
 
 fn bin() -> &'static str {
@@ -77,18 +80,18 @@ fn assert_no_eta_before_work(shown: &str, unit: &str) {
 /// table and the speed line are as they are anyway.
 #[test]
 fn statistics_show_their_depth_and_tasks_on_a_terminal() {
-    // Kiwipete's depths 1-5 on one thread of the baseline copy: seconds on any machine.
+    // Position 4's depths 1-6 on one thread of the baseline copy: seconds on any machine.
     let cmd = format!(
-        "{} --stats --fen '{KIWIPETE}' --depth 5 --threads 1 --simd none",
+        "{} --stats --fen '{POSITION_4}' --depth 6 --threads 1 --simd none",
         bin()
     );
     let Some((ok, shown)) = on_a_terminal(&cmd) else {
         return;
     };
     assert!(ok, "{shown}");
-    assert!(shown.contains("193690690"), "{shown}");
+    assert!(shown.contains("706045033"), "{shown}");
     assert!(shown.contains(" tasks, "), "no progress shown: {shown}");
-    assert!(shown.contains("depth 5 of 5"), "no depth shown: {shown}");
+    assert!(shown.contains("depth 6 of 6"), "no depth shown: {shown}");
     assert_no_eta_before_work(&shown, "tasks");
 }
 
