@@ -9,7 +9,7 @@
 use crate::common::{self, START, text};
 
 /// Position 4 of the Chess Programming Wiki's "Perft Results".
-const POSITION_4: &str = "r3k2r/Pppp1ppp/1b3nbN/nPB5/B1P1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1";
+const POSITION_4: &str = "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1";
 use std::process::Command;
 
 fn bin() -> &'static str {
