@@ -197,7 +197,8 @@ pub fn watched_as<T>(status: &Status, enabled: bool, count: impl FnOnce(Option<&
 }
 
 /// Draws `watch`'s tasks and `status` on stderr, from a second after the start until
-/// `finished`.
+/// `finished`. The time left of a count is measured from when the bar first saw it: the tasks
+/// done since then, in the time since then (the count may have run a second unseen).
 fn draw_tasks(watch: &Watch, status: &Status, finished: &AtomicBool) {
     let start = Instant::now();
     let tick = Duration::from_millis(50);
@@ -209,21 +210,23 @@ fn draw_tasks(watch: &Watch, status: &Status, finished: &AtomicBool) {
     }
     let bar = ProgressBar::new(0);
     // What is counted first: a narrow terminal cuts a line's end.
-    let tasks = style("{msg}{bar:30} {pos}/{len} tasks, {elapsed}, eta {eta}");
+    let tasks = style("{msg}{bar:30} {pos}/{len} tasks, {elapsed}, eta {prefix}");
     let waiting = ProgressStyle::with_template("{spinner} {msg}, {elapsed}").ok();
-    // The count the bar shows: its number of tasks and when it was first seen.
-    let mut seen = (0usize, 0usize);
+    // The count shown: its tasks, the tasks done when the bar first saw it, and when.
+    let mut counting: Option<(usize, usize, Instant)> = None;
+    let mut spinning = false;
     while !finished.load(Ordering::Relaxed) {
         let (done, total) = watch.progress();
         let what = status.get();
         if total == 0 || done == total {
             // Between counts, or before the first: nothing to measure.
-            if let Some(s) = &waiting
-                && seen.0 != usize::MAX
-            {
-                bar.set_style(s.clone());
-                seen = (usize::MAX, 0);
+            if !spinning {
+                if let Some(s) = &waiting {
+                    bar.set_style(s.clone());
+                }
                 bar.reset_elapsed();
+                spinning = true;
+                counting = None;
             }
             bar.set_message(if what.is_empty() {
                 "working".to_string()
@@ -232,15 +235,24 @@ fn draw_tasks(watch: &Watch, status: &Status, finished: &AtomicBool) {
             });
             bar.tick();
         } else {
-            // A new count (its tasks' number changed, or fewer done than seen): measured afresh.
-            if seen.0 != total || done < seen.1 {
-                if let Some(s) = &tasks {
-                    bar.set_style(s.clone());
+            let (_, first_done, first_seen) = match counting {
+                Some(c) if c.0 == total && done >= c.1 => c,
+                _ => {
+                    bar.set_length(total as u64);
+                    bar.set_position(done as u64);
+                    if let Some(s) = &tasks {
+                        bar.set_style(s.clone());
+                    }
+                    bar.reset_elapsed();
+                    spinning = false;
+                    *counting.insert((total, done, Instant::now()))
                 }
-                bar.reset();
-                bar.set_length(total as u64);
-            }
-            seen = (total, done);
+            };
+            bar.set_prefix(eta(
+                (done - first_done) as u64,
+                (total - first_done) as u64,
+                first_seen.elapsed(),
+            ));
             bar.set_position(done as u64);
             bar.set_message(if what.is_empty() {
                 String::new()
