@@ -277,6 +277,11 @@ impl<R: BufRead> EpdReader<R> {
         if self.buf.last() == Some(&b'\r') {
             self.buf.pop();
         }
+        // A byte-order mark some editors put at the start of a UTF-8 file is not part of the
+        // first line's FEN.
+        if self.line == 1 && self.buf.starts_with("\u{feff}".as_bytes()) {
+            self.buf.drain(..3);
+        }
         Ok(true)
     }
 

@@ -246,7 +246,9 @@ pub fn run_position<S: Sliders>(
             progress(n);
             if check.failed() {
                 failed = true;
-                report.divide = Some((depth, uci_lines(&pos, opts.divide::<S>(&pos, depth))));
+                // At depth 0 the one node is the position itself: no root move to divide by.
+                report.divide =
+                    (depth > 0).then(|| (depth, uci_lines(&pos, opts.divide::<S>(&pos, depth))));
             }
         }
         report.checks.push(check);

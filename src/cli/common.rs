@@ -74,8 +74,10 @@ pub struct CountArgs {
     /// again are looked up instead of recounted; speed is then reported as effective Mnps. The
     /// table's memory is mapped before counting starts (by the `--threads` threads), which
     /// takes time in proportion to its size: size it to the count.
+    // A negative number is taken as the option's value (not as an option of its own, which
+    // clap would suggest passing after `--`), for `parse_hash` to refuse by name.
     #[arg(long, default_value = "0", value_name = "MB|auto", num_args = 0..=1,
-          default_missing_value = "auto", value_parser = parse_hash)]
+          default_missing_value = "auto", value_parser = parse_hash, allow_negative_numbers = true)]
     pub hash: HashSize,
 }
 
@@ -116,6 +118,10 @@ pub fn parse_hash(s: &str) -> Result<HashSize, String> {
     }
     match s.parse::<u32>() {
         Ok(mb) if mb <= 1 << 20 => Ok(HashSize::Mb(mb)),
+        _ if s.starts_with('-') => Err(format!(
+            "'{s}': a table's size cannot be negative (a size in MiB, 0 to {}, or 'auto')",
+            1u32 << 20
+        )),
         _ if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) => Err(format!(
             "'{s}' MiB is too large (at most {} MiB, 1 TiB)",
             1u32 << 20
@@ -213,6 +219,17 @@ pub fn counting_name(counting: Counting) -> &'static str {
 
 pub fn mnps(nodes: Nodes, elapsed: Duration) -> f64 {
     nodes.to_f64() / elapsed.as_secs_f64().max(1e-9) / 1e6
+}
+
+/// A speed in Mnps as the speed lines print it: one decimal, or three significant digits and
+/// an exponent past a billion (a count answered from a table says how many nodes its lookups
+/// stood for, which may be 10^40 times what a count could reach in the time).
+pub fn speed(mnps: f64) -> String {
+    if mnps < 1e9 {
+        format!("{mnps:.1}")
+    } else {
+        format!("{mnps:.2e}")
+    }
 }
 
 /// A table's size as the speed line gives it, to the nearest MiB (a statistics table's buckets

@@ -1,7 +1,9 @@
 //! The count: `perft [--fen F] [--moves ...] --depth N [--divide]`, and the perftree form
 //! `perft <depth> "<fen>" ["<moves>"]`.
 
-use super::common::{MAX_DEPTH, Names, build_position, mnps, mnps_label, rules_label, setup_label};
+use super::common::{
+    MAX_DEPTH, Names, build_position, mnps, mnps_label, rules_label, setup_label, speed,
+};
 use super::config::{Counts, SliderJob};
 use super::progress;
 use anyhow::Result;
@@ -157,9 +159,9 @@ impl SliderJob for Count {
         };
         let elapsed = start.elapsed();
         eprintln!(
-            "depth {depth} | {nodes} nodes | {:.3} s | {:.1} {} | {}{}",
+            "depth {depth} | {nodes} nodes | {:.3} s | {} {} | {}{}",
             elapsed.as_secs_f64(),
-            mnps(nodes, elapsed),
+            speed(mnps(nodes, elapsed)),
             mnps_label(&opts),
             setup_label(S::NAME, &opts),
             rules_label(&self.pos)

@@ -9,7 +9,7 @@ use super::json::diff::{
     DiffOneJson, DiffPositionJson, DiffSuiteJson, DiffSummaryJson, FailureJson, KindJson,
     ReportEntryJson, descent_and_conclusion, report_lines,
 };
-use super::progress::Progress;
+use super::progress::{self, Progress, Status};
 use super::serve::report;
 use super::suite::{auto_table_size, depth_list, name_cell, name_width};
 use anyhow::{Result, bail};
@@ -142,18 +142,30 @@ fn run_one<S: Sliders>(args: &Args, counts: Counts) -> Result<ExitCode> {
         .transpose()?;
     let mut engine = args.engine()?;
     engine.start()?;
-    let watch = perft::perft::Watch::new();
-    let how = Descent {
-        opts,
-        watch: &watch,
-        first: None,
-        on_step: &mut |_, _| {},
-    };
-    let mut theirs = EngineUnderTest {
-        engine: &mut engine,
-        stop: &never,
-    };
-    let report = match find_divergence_with::<S, _>(&mut theirs, &root, &moves, depth, how) {
+    // On a terminal, a descent that lasts shows the position being compared, the engine's
+    // wait and our count's tasks.
+    let status = Status::new(format!("comparing depth {depth}"));
+    let found = progress::watched_as(&status, !args.json, |shown| {
+        let own = perft::perft::Watch::new();
+        let how = Descent {
+            opts,
+            watch: shown.unwrap_or(&own),
+            first: None,
+            on_step: &mut |path: &[String], d| {
+                status.set(if path.is_empty() {
+                    format!("comparing depth {d}")
+                } else {
+                    format!("comparing depth {d} after {}", path.join(" "))
+                })
+            },
+        };
+        let mut theirs = EngineUnderTest {
+            engine: &mut engine,
+            stop: &never,
+        };
+        find_divergence_with::<S, _>(&mut theirs, &root, &moves, depth, how)
+    });
+    let report = match found {
         Ok(report) => report,
         Err(Stopped::Fatal(e)) => bail!("{e}"),
         Err(Stopped::Cancelled) => bail!("the descent was cancelled"),

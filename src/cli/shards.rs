@@ -214,7 +214,8 @@ impl SliderJob for Work<'_> {
             simd: self.counts.simd,
             stats: args.stats.then_some(stats_table.as_ref()),
         };
-        let bar = progress_bar(shard.jobs.len() as u64);
+        // The bar measures the jobs left: its time left comes from the jobs counted now.
+        let bar = super::progress::jobs_bar(self.existing.pending(shard).len() as u64);
         let nodes = std::sync::Mutex::new(Nodes::ZERO);
         let start = Instant::now();
         let summary = shards::work::<S>(&self.claim, shard, &self.existing, opts, |n| {
@@ -237,7 +238,10 @@ impl SliderJob for Work<'_> {
         let summary = summary?;
         let name = shard.path.display();
         if summary.repaired {
-            eprintln!("{name}: the results file's last line was cut short; its job was redone");
+            eprintln!(
+                "{name}: the results file's last line was cut short (a worker stopped while \
+                 writing it) and was removed; every job without a result was counted now"
+            );
         }
         let secs = start.elapsed().as_secs_f64();
         let hash = match (&table, &stats_table) {
@@ -294,20 +298,6 @@ fn auto_mb<S: Sliders>(shard: &Shard, existing: &shards::Results, stats: bool) -
     } else {
         tt::auto_mb::<u64>(leaves, depth, f64::INFINITY, memory)
     }
-}
-
-/// The bar of `perft work` on a terminal: jobs, nodes, rate, time left.
-fn progress_bar(jobs: u64) -> Option<indicatif::ProgressBar> {
-    use std::io::IsTerminal;
-    std::io::stderr().is_terminal().then(|| {
-        let bar = indicatif::ProgressBar::new(jobs);
-        if let Ok(style) =
-            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} jobs, {msg}, eta {eta}")
-        {
-            bar.set_style(style);
-        }
-        bar
-    })
 }
 
 pub fn merge(args: &MergeArgs) -> Result<ExitCode> {
@@ -412,7 +402,7 @@ pub fn merge(args: &MergeArgs) -> Result<ExitCode> {
             }
         }
         println!(
-            "jobs done {} of {}; nodes counted by the workers {}; work {:.1} s",
+            "jobs done {} of {}; nodes counted by the workers {}; work {:.3} s",
             merged.jobs_done, merged.jobs, merged.nodes, merged.seconds
         );
     }

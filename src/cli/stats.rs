@@ -1,9 +1,10 @@
 //! `perft --stats`: the leaf statistics of every depth 1..N, as the Perft Results tables give
 //! them, or as one JSON document with the Grand Chess Tree's finer split.
 
-use super::common::{hash_label, mnps, rules_label};
+use super::common::{hash_label, mnps, rules_label, speed};
 use super::config::{Counts, SliderJob};
 use super::json::stats::{StatsJson, StatsRowJson};
+use super::progress::{self, Status};
 use anyhow::Result;
 use perft::perft::{estimate_count, uci_lines};
 use perft::stats::{Stats, StatsTable};
@@ -63,20 +64,37 @@ impl SliderJob for StatsJob {
         let table = table.as_ref();
         let count = self.counts.count_of::<Stats>(table).simd(simd);
         let start = Instant::now();
-        // With --divide the last row is the sum of the divide's rows: that depth is counted once.
-        let divide =
-            (self.divide && self.depth > 0).then(|| count.divide::<S>(&self.pos, self.depth));
-        let mut rows = Vec::new();
-        // Every depth from 1 to the one asked; depth 0 is its own row (the root, one node).
-        for depth in self.depth.min(1)..=self.depth {
-            let st = match &divide {
-                Some(lines) if depth == self.depth => {
-                    lines.iter().fold(Stats::default(), |a, (_, b)| a + *b)
-                }
-                _ => count.total::<S>(&self.pos, depth),
+        let (pos, last) = (&self.pos, self.depth);
+        // On a terminal, a run that lasts shows the depth it is at and that count's tasks.
+        let status = Status::new(format!("depth {last} of {last}"));
+        let (divide, rows) = progress::watched_as(&status, !self.json, |watch| {
+            // Counts `depth`'s divide or total, followed by `watch` where there is one (nothing
+            // cancels it: it always finishes).
+            let divide_of = |depth| match watch {
+                Some(w) => count.watch(w).divide::<S>(pos, depth).unwrap_or_default(),
+                None => count.divide::<S>(pos, depth),
             };
-            rows.push((depth, st));
-        }
+            let total_of = |depth| match watch {
+                Some(w) => count.watch(w).total::<S>(pos, depth).unwrap_or_default(),
+                None => count.total::<S>(pos, depth),
+            };
+            // With --divide the last row is the sum of the divide's rows: that depth is
+            // counted once, first.
+            let divide = (self.divide && last > 0).then(|| divide_of(last));
+            let mut rows = Vec::new();
+            // Every depth from 1 to the one asked; depth 0 is its own row (the root, one node).
+            for depth in last.min(1)..=last {
+                status.set(format!("depth {depth} of {last}"));
+                let st = match &divide {
+                    Some(lines) if depth == last => {
+                        lines.iter().fold(Stats::default(), |a, (_, b)| a + *b)
+                    }
+                    _ => total_of(depth),
+                };
+                rows.push((depth, st));
+            }
+            (divide, rows)
+        });
         let divide = divide.map(|lines| uci_lines(&self.pos, lines));
         let elapsed = start.elapsed();
         if self.json {
@@ -115,9 +133,9 @@ impl SliderJob for StatsJob {
             d => format!("depths 1-{d}"),
         };
         eprintln!(
-            "{depths} | {nodes} nodes | {:.3} s | {:.1} {} | statistics, {} sliders, {threads} thread{}, {hash}, simd {}{}",
+            "{depths} | {nodes} nodes | {:.3} s | {} {} | statistics, {} sliders, {threads} thread{}, {hash}, simd {}{}",
             elapsed.as_secs_f64(),
-            mnps(nodes, elapsed),
+            speed(mnps(nodes, elapsed)),
             if table.is_some() {
                 "effective Mnps"
             } else {

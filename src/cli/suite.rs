@@ -1,6 +1,6 @@
 //! `perft --suite FILE`: every position of a suite file checked against its published counts.
 
-use super::common::{MAX_DEPTH, counting_name, mnps, mnps_label, plural, setup_label};
+use super::common::{MAX_DEPTH, counting_name, mnps, mnps_label, plural, setup_label, speed};
 use super::config::{Counts, SliderJob};
 use super::input::Input;
 use super::json::LineError;
@@ -94,10 +94,10 @@ fn position_lines(r: &PositionReport, width: usize) -> Vec<String> {
         "PASS"
     };
     let mut line = format!(
-        "{status}  {name} {:<10} {:>8.3} s {:>8.1} Mnps",
+        "{status}  {name} {:<10} {:>8.3} s {:>8} Mnps",
         depth_list(&ran),
         r.time().as_secs_f64(),
-        mnps(r.nodes(), r.time())
+        speed(mnps(r.nodes(), r.time()))
     );
     let mut skipped: Vec<(u32, &str)> = Vec::new();
     for c in &r.checks {
@@ -347,10 +347,10 @@ impl SliderJob for Suite<'_> {
                 plural(summary.errors)
             );
             println!(
-                "{} nodes in {:.2} s, {:.1} {} ({}; limits: depth <= {}, nodes <= {})",
+                "{} nodes in {:.2} s, {} {} ({}; limits: depth <= {}, nodes <= {})",
                 summary.nodes,
                 summary.time.as_secs_f64(),
-                summary.mnps(),
+                speed(summary.mnps()),
                 mnps_label(&opts),
                 setup_label(S::NAME, &opts),
                 limits.max_depth,

@@ -173,7 +173,8 @@ pub struct JobResult {
     pub id: u64,
     /// Perft of the job's position to its depth.
     pub count: Nodes,
-    /// The time it took, in seconds.
+    /// The time it took, in seconds (written to the nanosecond: most jobs of a split take less
+    /// than a millisecond, and the workers' time is their sum).
     pub seconds: f64,
     /// Its leaf statistics, when the split is counted with them.
     pub stats: Option<Stats>,
@@ -181,7 +182,7 @@ pub struct JobResult {
 
 impl JobResult {
     pub(crate) fn line(&self) -> String {
-        let mut text = format!("{} {} {:.3}", self.id, self.count, self.seconds);
+        let mut text = format!("{} {} {:.9}", self.id, self.count, self.seconds);
         if let Some(stats) = &self.stats {
             for v in stats.to_array() {
                 text.push_str(&format!(" {v}"));

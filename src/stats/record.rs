@@ -115,8 +115,9 @@ impl<N: Tally> Stats<N> {
         }
     }
 
-    /// Leaves in check that are not mates.
-    pub fn total_checks(&self) -> N {
+    /// Leaves in check that are not mates (the Wiki's "Checks" column counts mates too: that
+    /// is [`Stats::checks`]).
+    pub fn checks_without_mates(&self) -> N {
         self.direct_checks
             + self.single_discovered_checks
             + self.direct_discovered_checks
@@ -133,7 +134,7 @@ impl<N: Tally> Stats<N> {
 
     /// The Wiki's "Checks" column: every leaf in check, mates included.
     pub fn checks(&self) -> N {
-        self.total_checks() + self.total_mates()
+        self.checks_without_mates() + self.total_mates()
     }
 
     /// The Wiki's "Discovery Checks" column.
@@ -162,18 +163,20 @@ impl<N: Tally> Stats<N> {
 #[cfg(feature = "serde")]
 impl<N: Tally + serde::Serialize> serde::Serialize for Stats<N> {
     /// The one JSON form of a record, in every report (`--stats --json`, `perft merge --json`):
-    /// the fields in declaration order, with `total_checks` after the checks and `total_mates`
-    /// after the mates.
+    /// the fields in declaration order, with `checks_without_mates` after the checks,
+    /// `total_mates` after the mates, and last `checks`, every leaf in check as the Wiki's
+    /// "Checks" column counts them (mates included).
     fn serialize<Z: serde::Serializer>(&self, z: Z) -> Result<Z::Ok, Z::Error> {
         use serde::ser::SerializeStruct;
-        let mut out = z.serialize_struct("Stats", 15)?;
+        let mut out = z.serialize_struct("Stats", 16)?;
         for (i, (name, v)) in FIELD_NAMES.iter().zip(self.to_array()).enumerate() {
             out.serialize_field(name, &v)?;
             if i == 8 {
-                out.serialize_field("total_checks", &self.total_checks())?;
+                out.serialize_field("checks_without_mates", &self.checks_without_mates())?;
             }
         }
         out.serialize_field("total_mates", &self.total_mates())?;
+        out.serialize_field("checks", &self.checks())?;
         out.end()
     }
 }

@@ -575,3 +575,45 @@ fn a_table_of_several_gib_counts_exactly() {
     assert_eq!(text(&o.stdout), "84998978956\n");
     assert!(err.contains("hash 3072 MiB"), "{err}");
 }
+
+/// A negative `--hash` is refused by name, saying what the option takes (not with a hint to
+/// pass it after `--`, where it would be read as a depth).
+#[test]
+fn a_negative_hash_is_refused_by_name() {
+    assert_bad_input(&["--hash", "-5", "--depth", "1"], "--hash");
+    let o = perft(&["--hash", "-5", "--depth", "1"]);
+    let err = text(&o.stderr);
+    assert!(err.contains("cannot be negative"), "{err}");
+    assert!(err.contains("'auto'"), "{err}");
+    assert!(!err.contains("-- -5"), "{err}");
+}
+
+/// The effective speed of a count answered from a table (two bare kings to depth 30: 6.2e24
+/// nodes in milliseconds) is written with an exponent, not as a number of some twenty digits.
+#[test]
+fn an_effective_speed_past_a_billion_mnps_has_an_exponent() {
+    let o = perft(&[
+        "--fen",
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+        "--depth",
+        "30",
+        "--hash",
+        "16",
+    ]);
+    let err = text(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    let speed = err
+        .split(" | ")
+        .find(|f| f.ends_with("effective Mnps"))
+        .unwrap_or_else(|| panic!("no effective speed: {err}"));
+    let number = speed.split(' ').next().unwrap();
+    assert!(number.len() <= 10, "{speed}");
+    let (mantissa, exponent) = number.split_once('e').expect("an exponent");
+    assert!(
+        mantissa
+            .parse::<f64>()
+            .is_ok_and(|m| (1.0..10.0).contains(&m)),
+        "{speed}"
+    );
+    assert!(exponent.parse::<u32>().is_ok_and(|e| e >= 9), "{speed}");
+}

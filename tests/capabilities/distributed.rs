@@ -9,7 +9,7 @@
 //! page); the number of distinct positions after 3, 4 and 5 plies, 5,362, 72,078 and 822,518
 //! (OEIS A083276).
 
-use crate::common::{self, KIWIPETE, text};
+use crate::common::{self, KIWIPETE, START, text};
 
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
@@ -175,7 +175,9 @@ fn kiwipete_depth_6_through_gnu_parallel_with_a_worker_killed_mid_job() {
         let log = text(&o.stdout);
         assert!(log.contains(&format!("{} done before", finished)), "{log}");
         assert!(
-            text(&o.stderr).contains("last line was cut short; its job was redone"),
+            text(&o.stderr).contains(
+                "last line was cut short (a worker stopped while writing it) and was removed"
+            ),
             "{}",
             text(&o.stderr)
         );
@@ -602,8 +604,12 @@ fn a_worker_killed_again_and_again_with_threads_table_and_statistics() {
     assert_eq!(st["enpassants"], 73_365u64);
     assert_eq!(st["castles"], 4_993_637u64);
     assert_eq!(st["promotions"], 8_392u64);
-    let checks = st["total_checks"].as_u64().unwrap() + st["total_mates"].as_u64().unwrap();
-    assert_eq!(checks, 3_309_887);
+    assert_eq!(st["checks"], 3_309_887u64);
+    let without_mates = st["checks_without_mates"].as_u64().unwrap();
+    assert_eq!(
+        without_mates + st["total_mates"].as_u64().unwrap(),
+        3_309_887
+    );
     assert_eq!(st["total_mates"], 30_171u64);
     // Every job exactly once among the results' complete lines.
     let text_results = std::fs::read_to_string(&results).unwrap();
@@ -672,4 +678,66 @@ fn merge_json_reports_an_error_as_json() {
         serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(&o.stdout)));
     let error = doc["error"].as_str().unwrap_or_default();
     assert!(error.contains("manifest"), "{doc}");
+}
+
+/// Each job's time is kept with its result, to the nanosecond (a job of a shallow split takes
+/// microseconds, which three decimals wrote as 0.000), and `perft merge` reports their sum.
+#[test]
+fn every_jobs_time_is_kept_and_merge_adds_them_up() {
+    let dir = scratch("times");
+    split(&dir, START, 5, 2, 1);
+    let shard = &shard_files(&dir)[0];
+    let o = perft(&["work", shard, "--threads", "1"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let results = std::fs::read_to_string(shard.replace(".jobs", ".results")).unwrap();
+    let seconds: Vec<f64> = results
+        .lines()
+        .skip(1)
+        .map(|l| l.split(' ').nth(2).unwrap().parse().unwrap())
+        .collect();
+    // The 400 positions two plies down (Chess Programming Wiki, "Perft Results": perft 2 = 400).
+    assert_eq!(seconds.len(), 400, "{results}");
+    assert!(seconds.iter().all(|&s| s > 0.0), "{results}");
+    let sum: f64 = seconds.iter().sum();
+    let o = perft(&["merge", dir.to_str().unwrap(), "--json"]);
+    assert!(o.status.success(), "{}", text(&o.stdout));
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    // Perft 5 of the start position, 4,865,609 (Chess Programming Wiki, "Perft Results").
+    assert_eq!(doc["total"], 4_865_609u64);
+    let work = doc["work_seconds"].as_f64().unwrap();
+    assert!(
+        (work - sum).abs() < 1e-6,
+        "merge says {work} s, the lines add up to {sum} s"
+    );
+    let (code, out, _) = merge(&dir);
+    assert_eq!(code, Some(0));
+    assert!(out.contains(&format!("work {sum:.3} s")), "{out}");
+}
+
+/// A finished shard's results file whose last line was cut short: the line is removed, and what
+/// `perft work` says of it agrees with what it then counts (nothing here: every job already has
+/// its result), not that a job was redone.
+#[test]
+fn a_cut_line_after_every_result_is_removed_and_said_so_consistently() {
+    let dir = scratch("cut-finished");
+    split(&dir, START, 3, 1, 1);
+    let shard = &shard_files(&dir)[0];
+    let o = perft(&["work", shard, "--threads", "1"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let results = shard.replace(".jobs", ".results");
+    let whole = std::fs::read(&results).unwrap();
+    let mut cut = whole.clone();
+    cut.extend_from_slice(b"7 40");
+    std::fs::write(&results, &cut).unwrap();
+    let o = perft(&["work", shard, "--threads", "1"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let (out, err) = (text(&o.stdout), text(&o.stderr));
+    assert!(err.contains("last line was cut short"), "{err}");
+    assert!(!err.contains("redone"), "{err}");
+    // The 20 root moves (perft 1 = 20), every one done before.
+    assert!(
+        out.contains("20 jobs, 20 done before, 0 counted now"),
+        "{out}"
+    );
+    assert_eq!(std::fs::read(&results).unwrap(), whole);
 }

@@ -27,6 +27,7 @@ mod make_unmake;
 mod options;
 mod paths;
 mod perft_suites;
+mod progress;
 mod properties;
 mod readme;
 mod serve;

@@ -34,20 +34,63 @@ pub const MAGIC: &str = "magic sliders";
 /// The classical ray scan.
 pub const CLASSICAL: &str = "classical sliders";
 
-/// Every path, whether this CPU runs it, and if not, why.
+/// The CPU's features as the Linux kernel lists them (the `flags` of `/proc/cpuinfo`), a
+/// source apart from the library's detection; `None` where there is no such file.
+fn kernel_flags() -> Option<HashSet<String>> {
+    let info = std::fs::read_to_string("/proc/cpuinfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("flags"))?;
+    let (_, flags) = line.split_once(':')?;
+    Some(flags.split_whitespace().map(String::from).collect())
+}
+
+/// What the kernel says this CPU runs, in the library's terms: (x86-64-v3 as the copy needs it,
+/// the AVX-512 lanes' F, CD and VPOPCNTDQ, BMI2 for pext). The kernel names LZCNT `abm`.
+fn kernel_offers() -> Option<[bool; 3]> {
+    let flags = kernel_flags()?;
+    let all = |names: &[&str]| names.iter().all(|n| flags.contains(*n));
+    let v3 = all(&["avx2", "bmi1", "bmi2", "abm", "fma", "movbe"]);
+    let avx512 = v3 && all(&["avx512f", "avx512cd", "avx512_vpopcntdq"]);
+    Some([v3, avx512, all(&["bmi2"])])
+}
+
+/// The library's detection answers as the kernel does for every feature set a path needs: a
+/// detection bug that hid a path would make its tests skip it, and the check of the paths run
+/// (which takes the kernel's word) would not see it.
+#[test]
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+fn the_cpu_detection_agrees_with_the_kernel() {
+    let kernel = kernel_offers().expect("/proc/cpuinfo lists the CPU's flags");
+    let detected = [
+        Simd::new(SimdKind::Avx2).is_ok(),
+        Simd::new(SimdKind::Avx512).is_ok(),
+        perft::attacks::Pext::available(),
+    ];
+    assert_eq!(
+        detected, kernel,
+        "[x86-64-v3, AVX-512 lanes, BMI2]: detected vs the kernel's flags"
+    );
+}
+
+/// Every path, whether this CPU runs it, and if not, why: by the kernel's flags where it lists
+/// them (so that a wrong detection cannot hide a path), else by the library's detection.
 pub fn offered() -> Vec<(&'static str, Result<(), &'static str>)> {
-    let v3 = if Simd::new(SimdKind::Avx2).is_ok() {
+    let kernel = if cfg!(target_arch = "x86_64") {
+        kernel_offers()
+    } else {
+        None
+    };
+    let v3 = if kernel.map_or_else(|| Simd::new(SimdKind::Avx2).is_ok(), |k| k[0]) {
         Ok(())
     } else {
         Err("no x86-64-v3 (AVX2, BMI1, BMI2, LZCNT, FMA, MOVBE)")
     };
-    let avx512 = if Simd::new(SimdKind::Avx512).is_ok() {
+    let avx512 = if kernel.map_or_else(|| Simd::new(SimdKind::Avx512).is_ok(), |k| k[1]) {
         Ok(())
     } else {
         Err("no AVX-512 F, CD and VPOPCNTDQ (Intel since Ice Lake, AMD since Zen 4)")
     };
     #[cfg(target_arch = "x86_64")]
-    let pext = if perft::attacks::Pext::available() {
+    let pext = if kernel.map_or_else(perft::attacks::Pext::available, |k| k[2]) {
         Ok(())
     } else {
         Err("no BMI2")

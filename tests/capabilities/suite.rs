@@ -341,3 +341,33 @@ fn long_names_keep_the_columns_in_line() {
         "{out}"
     );
 }
+
+/// A failure at depth 0 (the position itself, one node) prints no divide: there is no root move
+/// to divide by, and a divide one ply down would not add up to the count that failed.
+#[test]
+fn a_failure_at_depth_zero_prints_no_divide() {
+    let (_dir, path) = temp_file("zero.epd", format!("{START} ;D0 2 ;id zero\n").as_bytes());
+    let o = perft(&["--suite", path.to_str().unwrap()]);
+    let out = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains("depth 0: expected 2, got 1"), "{out}");
+    assert!(!out.contains("divide at"), "{out}");
+    let o = perft(&["--suite", path.to_str().unwrap(), "--json"]);
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(doc["positions"][0]["divide"].is_null(), "{doc}");
+}
+
+/// A UTF-8 byte-order mark at the start of a suite file (some editors write one) is skipped,
+/// not read as the first FEN's first character.
+#[test]
+fn a_byte_order_mark_at_the_start_of_a_suite_is_skipped() {
+    let (_dir, path) = temp_file(
+        "bom.epd",
+        format!("\u{feff}{START} ;D1 20 ;D2 400 ;id with-bom\n").as_bytes(),
+    );
+    let o = perft(&["--suite", path.to_str().unwrap()]);
+    let out = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}{}", text(&o.stderr));
+    assert!(out.contains("PASS  with-bom"), "{out}");
+    assert!(out.contains("0 bad lines"), "{out}");
+}

@@ -375,9 +375,22 @@ fn diff_against_stockfish_when_installed() {
 /// its process id, then sleeps: a deep `go perft` that never ends), waits until the engine
 /// runs, stops perft with `signal`, and checks that the engine ended with it.
 fn engine_ends_with_perft(args: &[&str], signal: libc::c_int) {
+    process_ends_with_perft(args, signal, |pidfile| {
+        format!("sh -c 'echo $$ > {}; exec sleep 1000'", pidfile.display())
+    });
+}
+
+/// Starts `perft ARGS --engine ENGINE`, `engine` given the file the process to watch writes its
+/// id to, waits until that process runs, stops perft with `signal`, and checks that the process
+/// ended with it.
+fn process_ends_with_perft(
+    args: &[&str],
+    signal: libc::c_int,
+    engine: impl Fn(&std::path::Path) -> String,
+) {
     let dir = common::Scratch::new("signal");
     let pidfile = dir.join("engine.pid");
-    let engine = format!("sh -c 'echo $$ > {}; exec sleep 1000'", pidfile.display());
+    let engine = engine(&pidfile);
     let mut child = Command::new(env!("CARGO_BIN_EXE_perft"))
         .args(args)
         .args(["--engine", &engine])
@@ -424,6 +437,21 @@ fn ctrl_c_or_sigterm_on_diff_ends_the_engine() {
         &["diff", "--depth", "3", "--protocol", "perftree"],
         libc::SIGTERM,
     );
+}
+
+/// An engine behind a wrapper script that starts it as a child of its own, not by `exec` (as
+/// a script around Stockfish may): Ctrl-C or SIGTERM to perft ends that grandchild too, not
+/// only the script.
+#[test]
+fn ctrl_c_or_sigterm_ends_an_engine_a_wrapper_script_started() {
+    let wrapper = |pidfile: &std::path::Path| {
+        format!("sh -c 'sleep 1000 & echo $! > {}; wait'", pidfile.display())
+    };
+    process_ends_with_perft(&["diff", "--depth", "3"], libc::SIGINT, wrapper);
+    process_ends_with_perft(&["diff", "--depth", "3"], libc::SIGTERM, wrapper);
+    let perftree = ["diff", "--depth", "3", "--protocol", "perftree"];
+    process_ends_with_perft(&perftree, libc::SIGINT, wrapper);
+    process_ends_with_perft(&perftree, libc::SIGTERM, wrapper);
 }
 
 #[test]

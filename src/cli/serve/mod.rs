@@ -207,8 +207,11 @@ fn open_browser(url: &str) {
         .spawn();
     match started {
         Ok(mut child) => {
+            let url = url.to_string();
             std::thread::spawn(move || {
-                let _ = child.wait();
+                if !child.wait().is_ok_and(|status| status.success()) {
+                    eprintln!("perft serve: {opener} opened no browser; open {url} by hand");
+                }
             });
         }
         Err(e) => eprintln!("perft serve: could not run {opener}: {e}; open {url} by hand"),

@@ -204,6 +204,40 @@ pub fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
+/// Runs `cmd` to its end with its output collected, or, if it still runs after `limit` (times
+/// [`slowdown`]), kills it and returns `None`: a watchdog for a run that might never end.
+pub fn output_within(
+    mut cmd: std::process::Command,
+    limit: std::time::Duration,
+) -> Option<std::process::Output> {
+    use std::process::Stdio;
+    let child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the command starts");
+    let pid = child.id();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait_with_output());
+    });
+    let limit = limit * u32::try_from(slowdown()).unwrap_or(u32::MAX);
+    match rx.recv_timeout(limit) {
+        Ok(out) => Some(out.expect("the command's output is read")),
+        Err(_) => {
+            if let Ok(pid) = libc::pid_t::try_from(pid) {
+                // SAFETY: a plain kill(2) of the child started here, not yet reaped: the thread
+                // that reaps it has not sent its output.
+                unsafe {
+                    libc::kill(pid, libc::SIGKILL);
+                }
+            }
+            let _ = rx.recv();
+            None
+        }
+    }
+}
+
 /// Stops `child` as a user would (SIGTERM, which `perft diff` and `perft serve` answer by ending
 /// their engine first), waiting up to ten seconds before killing it outright; reaps it.
 pub fn terminate(child: &mut std::process::Child) {
