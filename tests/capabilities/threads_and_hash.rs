@@ -76,7 +76,7 @@ fn threaded_counts_match() {
 #[test]
 fn a_one_bucket_table_collides_constantly_and_stays_exact() {
     let table = Table::new(0).unwrap();
-    assert_eq!(table.bytes(), 512);
+    assert_eq!(table.bytes(), 448);
     let opts = Perft::new().threads(2).table(Some(&table));
     assert!(
         check::<Magic>(
@@ -165,36 +165,40 @@ fn a_table_too_large_to_allocate_is_an_error() {
 }
 
 /// A count through a table adds what the table holds for the positions it meets: a record
-/// stored by hand for a child of the root, wrong on purpose, moves the total by exactly its
-/// error, in the depth-2 part and in the deeper one, with one thread and with two; a fresh
-/// table gives the published count. (A table that was never consulted would pass every other
-/// hashed test.)
+/// stored by hand, wrong on purpose, moves the total by exactly its error times the number of
+/// paths to its position, in the depth-2 part and in the deeper one; a fresh table gives the
+/// published count. (A table that was never consulted would pass every other hashed test.)
 #[test]
 fn a_table_is_consulted_for_the_positions_it_holds() {
     let start = Position::startpos();
-    let mut after = start.clone();
-    perft::movegen::play_uci_moves(&mut after, ["e2e4"]).unwrap();
-    let keys = (after.key(), after.key2());
-    // The start position's perft 3 and 5 (8,902 and 4,865,609, Chess Programming Wiki); what
-    // 1. e4 contributes to each, from shakmaty's divide.
-    let divide = |depth| {
-        common::shakmaty_divide(common::START, false, depth)
+    // The start position's perft 3 and 5 (8,902 and 4,865,609, Chess Programming Wiki). The
+    // record: the position after `moves`, at the depth left, reached by `paths` move orders
+    // (1. e4 e5 2. d4 also as 1. d4 e5 2. e4). With threads the root is split into tasks below
+    // its children, so a child of the root is looked up by one thread only.
+    let cases: [(&[&str], u32, u64, u64, &[usize]); 3] = [
+        (&["e2e4"], 3, 8_902, 1, &[1, 2]),
+        (&["e2e4"], 5, 4_865_609, 1, &[1]),
+        (&["e2e4", "e7e5", "d2d4"], 5, 4_865_609, 2, &[1, 2]),
+    ];
+    for (moves, depth, published, paths, threads) in cases {
+        let mut node = start.clone();
+        perft::movegen::play_uci_moves(&mut node, moves.iter().copied()).unwrap();
+        let left = depth - moves.len() as u32;
+        // The node's own count, from shakmaty's divide.
+        let truth: u64 = common::shakmaty_divide(&node.to_fen(), false, left)
             .into_iter()
-            .find(|(m, _)| m == "e2e4")
             .map(|(_, n)| n)
-            .unwrap()
-    };
-    for (depth, published) in [(3, 8_902u64), (5, 4_865_609)] {
-        let e4 = divide(depth);
-        for threads in [1, 2] {
+            .sum();
+        for &threads in threads {
             let table = Table::new(16).unwrap();
             let count = Perft::new().threads(threads).table(Some(&table));
             assert_eq!(count.total::<Magic>(&start, depth), published);
-            let fresh = Table::new(16).unwrap();
-            fresh.store(keys, depth - 1, e4 + 1000);
-            let count = Perft::new().threads(threads).table(Some(&fresh));
+            let poisoned = Table::new(16).unwrap();
+            poisoned.store((node.key(), node.key2()), left, truth + 1000);
+            let count = Perft::new().threads(threads).table(Some(&poisoned));
             let got = count.total::<Magic>(&start, depth);
-            assert_eq!(got, published + 1000, "depth {depth}, {threads} threads");
+            let want = published + paths * 1000;
+            assert_eq!(got, want, "{moves:?}, depth {depth}, {threads} threads");
         }
     }
 }
