@@ -170,6 +170,25 @@ impl SliderJob for Estimate<'_> {
             many(est.runs.len() as u64, "run", "runs"),
             est.sampled * 100.0
         );
+        match &est.calibration {
+            Some(c) => println!(
+                "calibration: shard {} ({}) counted whole at depth {} in {:.2} s, where the runs \
+                 predicted {:.2} s: factor {:.3} for what a worker's table keeps from earlier \
+                 jobs (the runs alone: one worker {:.2} s)",
+                c.shard,
+                many(c.jobs as u64, "job", "jobs"),
+                c.depth,
+                c.real,
+                c.predicted,
+                c.factor,
+                est.runs_seconds
+            ),
+            None if hash_mb > 0 => println!(
+                "calibration: none (no smaller depth's shard fits the budget): the figures \
+                 below leave out what a worker's table keeps from earlier jobs, an upper bound"
+            ),
+            None => {}
+        }
         let threads = counts.threads as f64;
         let (lo, hi) = est.interval;
         let hours = |s: f64| s * threads / 3600.0;

@@ -11,18 +11,27 @@
 //! synced results lines included). The first timed job is a uniformly random job of the split,
 //! so every job is equally likely to be timed.
 //!
-//! What the warm-up cannot give: a worker deep into its shard holds in its table what
-//! hundreds or thousands of jobs stored, not `warm`; the jobs that share most with a job are not
-//! all just before it. The estimate leans high by what that longer memory saves. The runs'
-//! tables are sized for the run (at most the worker's size), so they never fill and evict as a
-//! worker's table does late in a long shard; that leans low. Both are measured against real
-//! counts in docs/performance.md.
+//! **What the runs cannot see, and the calibration.** A worker deep into its shard holds in its
+//! table what hundreds or thousands of jobs stored, not the warm-up's few, and the jobs that
+//! share positions with a job are spread over the whole shard, not just before it: at perft 8
+//! of the start position split 3 plies down, one worker's table made the shard 3.3 times faster
+//! than no table, while runs of 16 jobs gained nothing measurable from theirs (numbers in
+//! docs/performance.md). Where the workers have a table, the estimate therefore also counts one
+//! whole shard (the same jobs, the same options, through one table, as `perft work`) at the
+//! deepest depth below the real one whose cost the runs predict within the budget, times the
+//! runs at that depth too, and multiplies the runs' prediction at the real depth by the whole
+//! shard's time over the runs' prediction of it. The table's gain grows with depth, so a factor
+//! measured a ply or more shallower still leans high; no depth fitting the budget, no factor
+//! (printed as such: then the figure is an upper bound). The runs' tables are sized for the run
+//! (at most the worker's size), so they never fill and evict as a worker's table does late in a
+//! long shard.
 //!
 //! **Extrapolation.** Every job has the rough work figure the split balances its shards with
 //! (the branching factor raised to the depth left). The runs' wall time per unit of that figure
 //! (the ratio of the sums) times the figure summed over every job is one worker's wall time for
-//! the whole split; the 90% interval is the 5th to 95th percentile of the same ratio over the
-//! runs resampled with replacement (a bootstrap).
+//! the whole split, times the calibration's factor; the 90% interval is the 5th to 95th
+//! percentile of the same over the runs resampled with replacement (a bootstrap), the factor
+//! taken as exact.
 
 use super::files::{read_results, read_shard, write_file};
 use super::job::Job;
@@ -114,6 +123,28 @@ pub struct Estimate {
     pub interval: (f64, f64),
     /// The share of the split's work figure the runs timed.
     pub sampled: f64,
+    /// One worker's wall time as the runs alone predict it, before the calibration's factor.
+    pub runs_seconds: f64,
+    /// The whole shard counted to correct the runs for what a worker's table keeps from
+    /// earlier jobs, if one fitted the budget.
+    pub calibration: Option<Calibration>,
+}
+
+/// A whole shard counted at a smaller depth, against the runs' prediction of it there.
+#[derive(Clone, Debug)]
+pub struct Calibration {
+    /// The depth of the count, in all.
+    pub depth: u32,
+    /// The shard, from 0.
+    pub shard: usize,
+    /// Its jobs.
+    pub jobs: usize,
+    /// The runs' prediction of its wall time, in seconds.
+    pub predicted: f64,
+    /// Its wall time, counted whole through one table as `perft work` counts it.
+    pub real: f64,
+    /// `real / predicted`: the factor applied to the runs' prediction at the full depth.
+    pub factor: f64,
 }
 
 /// What stops an estimate: a scratch file, or a table the system refuses.
@@ -175,6 +206,20 @@ impl Rng {
     }
 }
 
+/// The split as the estimate sees it: its jobs, their work figures and their shards.
+struct Plan<'a> {
+    jobs: Vec<(Job, Position)>,
+    figures: Vec<f64>,
+    /// Each job's shard, and its place in the shard's file.
+    owner: Vec<usize>,
+    place: Vec<usize>,
+    /// Each shard's jobs, in file order.
+    order: Vec<Vec<usize>>,
+    rules: &'static str,
+    opts: &'a WorkerOptions,
+    dir: PathBuf,
+}
+
 /// Estimates the count of `root` as `req` splits it and `opts` works it, with scratch files in
 /// a directory of its own under `scratch` (removed at the end).
 pub fn estimate<S: Sliders>(
@@ -183,11 +228,9 @@ pub fn estimate<S: Sliders>(
     opts: &WorkerOptions,
     scratch: &Path,
 ) -> Result<Estimate, EstimateError> {
-    let start = Instant::now();
     let at = req.at.min(req.depth);
     let jobs = enumerate::<S>(root, req.depth, at);
-    let remaining = req.depth - at;
-    let figures = weights::<S>(&jobs, remaining);
+    let figures = weights::<S>(&jobs, req.depth - at);
     let owner = deal(&figures, req.shards);
     let shards = req.shards.clamp(1, jobs.len().max(1));
     let mut order: Vec<Vec<usize>> = vec![Vec::new(); shards];
@@ -206,6 +249,8 @@ pub fn estimate<S: Sliders>(
         worker_seconds: 0.0,
         interval: (0.0, 0.0),
         sampled: 0.0,
+        runs_seconds: 0.0,
+        calibration: None,
     };
     if jobs.is_empty() || est.figure <= 0.0 {
         return Ok(est);
@@ -214,26 +259,155 @@ pub fn estimate<S: Sliders>(
     let io = |e: std::io::Error| ShardError::new(&dir, None, format!("cannot create: {e}"));
     std::fs::create_dir_all(&dir).map_err(io)?;
     let _guard = ScratchDir(dir.clone());
-    let rules = rules_name(root.is_chess960());
-    let mut rng = Rng(req.seed);
-    for r in 0..req.runs {
-        if r >= 3 && start.elapsed() > req.budget {
-            break;
+    let plan = Plan {
+        jobs,
+        figures,
+        owner,
+        place,
+        order,
+        rules: rules_name(root.is_chess960()),
+        opts,
+        dir,
+    };
+    est.runs = plan.runs::<S>(req, req.depth, req.budget)?;
+    let (seconds, figure) = sums(&est.runs);
+    est.sampled = figure / est.figure;
+    est.runs_seconds = seconds / figure.max(f64::MIN_POSITIVE) * est.figure;
+    let calibration = if opts.hash_mb > 0 {
+        plan.calibrate::<S>(req, at, est.figure, req.budget)?
+    } else {
+        None
+    };
+    let factor = calibration.as_ref().map_or(1.0, |c| c.factor);
+    est.calibration = calibration;
+    est.worker_seconds = est.runs_seconds * factor;
+    let (lo, hi) = bootstrap(&est.runs, est.figure, req.seed);
+    est.interval = (lo * factor, hi * factor);
+    Ok(est)
+}
+
+/// The runs' timed seconds and work figure, summed.
+fn sums(runs: &[Run]) -> (f64, f64) {
+    runs.iter()
+        .fold((0.0, 0.0), |(t, f), r| (t + r.seconds, f + r.figure))
+}
+
+impl Plan<'_> {
+    /// The jobs `ids` as job lines to count to `depth` in all.
+    fn pick(&self, ids: &[usize], depth: u32, at: u32) -> Vec<Job> {
+        ids.iter()
+            .map(|&j| Job {
+                depth: depth - at,
+                ..self.jobs[j].0.clone()
+            })
+            .collect()
+    }
+
+    /// Times `req.runs` runs (fewer once `budget` has passed, at least three) of the split's
+    /// jobs counted to `depth` in all.
+    fn runs<S: Sliders>(
+        &self,
+        req: &EstimateRequest,
+        depth: u32,
+        budget: Duration,
+    ) -> Result<Vec<Run>, EstimateError> {
+        let start = Instant::now();
+        let at = req.at.min(req.depth);
+        let mut rng = Rng(req.seed);
+        let mut runs = Vec::new();
+        for r in 0..req.runs {
+            if r >= 3 && start.elapsed() > budget {
+                break;
+            }
+            let i = rng.below(self.jobs.len());
+            let (s, first) = (self.owner[i], self.place[i]);
+            let list = &self.order[s];
+            let warm = &list[first.saturating_sub(req.warm)..first];
+            let timed = &list[first..(first + req.timed.max(1)).min(list.len())];
+            let (seconds, table_mb, setup) = self.count::<S>(
+                &self.pick(warm, depth, at),
+                &self.pick(timed, depth, at),
+                warm.iter().chain(timed).copied(),
+                depth,
+            )?;
+            runs.push(Run {
+                shard: s,
+                first,
+                warm: warm.len(),
+                timed: timed.len(),
+                figure: timed.iter().map(|&j| self.figures[j]).sum(),
+                seconds,
+                table_mb,
+                setup,
+            });
         }
-        let i = rng.below(jobs.len());
-        let (s, first) = (owner[i], place[i]);
-        let list = &order[s];
-        let warm = &list[first.saturating_sub(req.warm)..first];
-        let timed = &list[first..(first + req.timed.max(1)).min(list.len())];
-        let pick = |ids: &[usize]| -> Vec<Job> { ids.iter().map(|&j| jobs[j].0.clone()).collect() };
-        let leaves: f64 = warm
-            .iter()
-            .chain(timed)
-            .map(|&j| estimate_leaves::<S>(&jobs[j].1, remaining))
+        Ok(runs)
+    }
+
+    /// The runs' reach corrected by a whole shard: the deepest count below `req.depth` (at
+    /// least one ply below the split) for which the runs predict one shard within `budget`
+    /// (less the runs' own time there) is counted both ways, the runs and one whole shard (the
+    /// first run's) as `perft work` counts it; the factor is the whole shard's time over the
+    /// runs' prediction of it.
+    fn calibrate<S: Sliders>(
+        &self,
+        req: &EstimateRequest,
+        at: u32,
+        figure: f64,
+        budget: Duration,
+    ) -> Result<Option<Calibration>, EstimateError> {
+        let start = Instant::now();
+        let shard = self.owner[Rng(req.seed).below(self.jobs.len())];
+        let ids = &self.order[shard];
+        let share: f64 = ids.iter().map(|&j| self.figures[j]).sum::<f64>() / figure;
+        for depth in (at + 1..req.depth).rev() {
+            let left = budget.saturating_sub(start.elapsed());
+            if left.is_zero() {
+                break;
+            }
+            let runs = self.runs::<S>(req, depth, left / 4)?;
+            let (seconds, fig) = sums(&runs);
+            let predicted = seconds / fig.max(f64::MIN_POSITIVE) * figure * share;
+            if predicted > budget.saturating_sub(start.elapsed()).as_secs_f64() {
+                continue;
+            }
+            let jobs = self.pick(ids, depth, at);
+            let (real, _, _) = self.count::<S>(&[], &jobs, ids.iter().copied(), depth)?;
+            return Ok(Some(Calibration {
+                depth,
+                shard,
+                jobs: ids.len(),
+                predicted,
+                real,
+                factor: if predicted > 0.0 {
+                    real / predicted
+                } else {
+                    1.0
+                },
+            }));
+        }
+        Ok(None)
+    }
+
+    /// Counts `warm` then `timed` (the split's jobs `ids`, counted to `depth` in all) through
+    /// one fresh table as `perft work` would: the timed jobs' wall time, the table's size and
+    /// its set-up time.
+    fn count<S: Sliders>(
+        &self,
+        warm: &[Job],
+        timed: &[Job],
+        ids: impl Iterator<Item = usize>,
+        depth: u32,
+    ) -> Result<(f64, usize, f64), EstimateError> {
+        let opts = self.opts;
+        let leaves: f64 = ids
+            .map(|j| estimate_leaves::<S>(&self.jobs[j].1, timed.first().map_or(0, |t| t.depth)))
             .sum();
-        let table_mb = run_table_mb(opts, leaves, req.depth);
-        let run_dir = dir.join(format!("run-{r}"));
-        std::fs::create_dir_all(&run_dir).map_err(io)?;
+        let table_mb = run_table_mb(opts, leaves, depth);
+        let run_dir = self.dir.join("run");
+        let _ = std::fs::remove_dir_all(&run_dir);
+        std::fs::create_dir_all(&run_dir)
+            .map_err(|e| ShardError::new(&run_dir, None, format!("cannot create: {e}")))?;
         let (seconds, setup) = if opts.stats {
             let table = match table_mb {
                 0 => None,
@@ -247,10 +421,7 @@ pub fn estimate<S: Sliders>(
                 simd: opts.simd,
                 stats: Some(table.as_ref()),
             };
-            (
-                count_run::<S>(&run_dir, rules, &pick(warm), &pick(timed), w)?,
-                setup,
-            )
+            (count_run::<S>(&run_dir, self.rules, warm, timed, w)?, setup)
         } else {
             let table = match table_mb {
                 0 => None,
@@ -264,31 +435,11 @@ pub fn estimate<S: Sliders>(
                 simd: opts.simd,
                 stats: None,
             };
-            (
-                count_run::<S>(&run_dir, rules, &pick(warm), &pick(timed), w)?,
-                setup,
-            )
+            (count_run::<S>(&run_dir, self.rules, warm, timed, w)?, setup)
         };
         let _ = std::fs::remove_dir_all(&run_dir);
-        est.runs.push(Run {
-            shard: s,
-            first,
-            warm: warm.len(),
-            timed: timed.len(),
-            figure: timed.iter().map(|&j| figures[j]).sum(),
-            seconds,
-            table_mb,
-            setup,
-        });
+        Ok((seconds, table_mb, setup))
     }
-    let (seconds, figure) = est
-        .runs
-        .iter()
-        .fold((0.0, 0.0), |(t, f), r| (t + r.seconds, f + r.figure));
-    est.sampled = figure / est.figure;
-    est.worker_seconds = seconds / figure.max(f64::MIN_POSITIVE) * est.figure;
-    est.interval = bootstrap(&est.runs, est.figure, req.seed);
-    Ok(est)
 }
 
 /// The table of a run: the worker's size, or less where the run's jobs need less (a run's

@@ -28,7 +28,9 @@ mod merge;
 mod split;
 mod work;
 
-pub use estimate::{Estimate, EstimateError, EstimateRequest, Run, WorkerOptions, estimate};
+pub use estimate::{
+    Calibration, Estimate, EstimateError, EstimateRequest, Run, WorkerOptions, estimate,
+};
 pub use files::{
     FORMAT, JobResult, Manifest, Results, Shard, read_manifest, read_results, read_shard,
     shard_name,
