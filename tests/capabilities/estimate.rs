@@ -60,14 +60,14 @@ fn worked(dir: &Path, depth: &str, at: &str, work: &[&str], published: &str) -> 
     seconds
 }
 
-/// One worker's predicted counting time: the estimate's `one worker of T threads X s`.
+/// One worker's predicted counting time: the estimate's `one worker of 2 threads X s`.
 fn predicted(args: &[&str]) -> (f64, String) {
     let mut all = vec!["estimate"];
     all.extend_from_slice(args);
     let o = perft(&all);
     assert!(o.status.success(), "{}", text(&o.stderr));
     let out = text(&o.stdout);
-    (number_after(&out, "threads"), out)
+    (number_after(&out, "one worker of 2 threads"), out)
 }
 
 fn within(predicted: f64, real: f64, tolerance: f64) -> bool {
