@@ -172,15 +172,20 @@ impl SliderJob for Estimate<'_> {
         );
         match &est.calibration {
             Some(c) => println!(
-                "calibration: shard {} ({}) counted whole at depth {} in {:.2} s, where the runs \
-                 predicted {:.2} s: factor {:.3} for what a worker's table keeps from earlier \
-                 jobs (the runs alone: one worker {:.2} s)",
+                "calibration: shard {} ({}) counted whole at depth {} in {:.2} s{}; grown by \
+                 {:.2} per ply to depth {}: one worker {:.2} s (the runs alone, which miss what \
+                 a worker's table keeps from earlier jobs: {:.2} s)",
                 c.shard,
                 many(c.jobs as u64, "job", "jobs"),
                 c.depth,
                 c.real,
-                c.predicted,
-                c.factor,
+                c.shallower.map_or(String::new(), |t| format!(
+                    " and at depth {} in {t:.2} s",
+                    c.depth - 1
+                )),
+                c.growth,
+                args.depth,
+                c.worker_seconds,
                 est.runs_seconds
             ),
             None if hash_mb > 0 => println!(

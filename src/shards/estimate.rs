@@ -17,21 +17,23 @@
 //! of the start position split 3 plies down, one worker's table made the shard 3.3 times faster
 //! than no table, while runs of 16 jobs gained nothing measurable from theirs (numbers in
 //! docs/performance.md). Where the workers have a table, the estimate therefore also counts one
-//! whole shard (the same jobs, the same options, through one table, as `perft work`) at the
-//! deepest depth below the real one whose cost the runs predict within the budget, times the
-//! runs at that depth too, and multiplies the runs' prediction at the real depth by the whole
-//! shard's time over the runs' prediction of it. The table's gain grows with depth, so a factor
-//! measured a ply or more shallower still leans high; no depth fitting the budget, no factor
-//! (printed as such: then the figure is an upper bound). The runs' tables are sized for the run
+//! whole shard (the same jobs, the same options, through one table, as `perft work`) at the two
+//! deepest depths below the real one that the runs put within the budget, and grows the deeper
+//! count's time to the real depth by the growth between the two (so `T(D) = T(D-1)^2 / T(D-2)`
+//! when the shard fits a ply below); that, over the shard's share of the work figure, is the
+//! prediction, and the runs' bootstrap spread is scaled to it. The growth per ply of a whole
+//! shard changes slowly with depth; the runs' does not see the table's gain between jobs at
+//! all, and stays beside it as an upper bound. No depth fitting the budget, no calibration
+//! (printed as such: the runs alone, an upper bound). The runs' tables are sized for the run
 //! (at most the worker's size), so they never fill and evict as a worker's table does late in a
 //! long shard.
 //!
 //! **Extrapolation.** Every job has the rough work figure the split balances its shards with
 //! (the branching factor raised to the depth left). The runs' wall time per unit of that figure
 //! (the ratio of the sums) times the figure summed over every job is one worker's wall time for
-//! the whole split, times the calibration's factor; the 90% interval is the 5th to 95th
-//! percentile of the same over the runs resampled with replacement (a bootstrap), the factor
-//! taken as exact.
+//! the whole split (the calibration replaces it where there is one); the 90% interval is the
+//! 5th to 95th percentile of the same over the runs resampled with replacement (a bootstrap),
+//! scaled to the calibration's figure: the sample's spread, not the growth's own error.
 
 use super::files::{read_results, read_shard, write_file};
 use super::job::Job;
@@ -130,7 +132,7 @@ pub struct Estimate {
     pub calibration: Option<Calibration>,
 }
 
-/// A whole shard counted at a smaller depth, against the runs' prediction of it there.
+/// One whole shard counted at smaller depths, grown ply by ply to the real one.
 #[derive(Clone, Debug)]
 pub struct Calibration {
     /// The depth of the count, in all.
@@ -139,12 +141,16 @@ pub struct Calibration {
     pub shard: usize,
     /// Its jobs.
     pub jobs: usize,
-    /// The runs' prediction of its wall time, in seconds.
+    /// The runs' prediction of its wall time (which decided that it fitted the budget).
     pub predicted: f64,
     /// Its wall time, counted whole through one table as `perft work` counts it.
     pub real: f64,
-    /// `real / predicted`: the factor applied to the runs' prediction at the full depth.
-    pub factor: f64,
+    /// Its wall time one ply shallower, where that is still below the split.
+    pub shallower: Option<f64>,
+    /// The growth per ply taken to the real depth: `real / shallower`, or the runs' own.
+    pub growth: f64,
+    /// One worker's wall time for the whole split at the real depth, from this shard.
+    pub worker_seconds: f64,
 }
 
 /// What stops an estimate: a scratch file, or a table the system refuses.
@@ -278,7 +284,9 @@ pub fn estimate<S: Sliders>(
     } else {
         None
     };
-    let factor = calibration.as_ref().map_or(1.0, |c| c.factor);
+    let factor = calibration.as_ref().map_or(1.0, |c| {
+        c.worker_seconds / est.runs_seconds.max(f64::MIN_POSITIVE)
+    });
     est.calibration = calibration;
     est.worker_seconds = est.runs_seconds * factor;
     let (lo, hi) = bootstrap(&est.runs, est.figure, req.seed);
@@ -344,11 +352,11 @@ impl Plan<'_> {
         Ok(runs)
     }
 
-    /// The runs' reach corrected by a whole shard: the deepest count below `req.depth` (at
-    /// least one ply below the split) for which the runs predict one shard within `budget`
-    /// (less the runs' own time there) is counted both ways, the runs and one whole shard (the
-    /// first run's) as `perft work` counts it; the factor is the whole shard's time over the
-    /// runs' prediction of it.
+    /// One worker's time for the whole split from one whole shard (the first run's) counted as
+    /// `perft work` counts it at the two deepest depths below `req.depth` (at least one ply
+    /// below the split) that the runs predict within `budget`: the shallower count's time grown
+    /// by the ply-to-ply growth between the two, up to the real depth, over the shard's share
+    /// of the work figure. With only one depth that fits, the runs' own growth from it.
     fn calibrate<S: Sliders>(
         &self,
         req: &EstimateRequest,
@@ -360,30 +368,47 @@ impl Plan<'_> {
         let shard = self.owner[Rng(req.seed).below(self.jobs.len())];
         let ids = &self.order[shard];
         let share: f64 = ids.iter().map(|&j| self.figures[j]).sum::<f64>() / figure;
+        let left = |start: Instant| budget.saturating_sub(start.elapsed());
         for depth in (at + 1..req.depth).rev() {
-            let left = budget.saturating_sub(start.elapsed());
-            if left.is_zero() {
+            if left(start).is_zero() {
                 break;
             }
-            let runs = self.runs::<S>(req, depth, left / 4)?;
+            let runs = self.runs::<S>(req, depth, left(start) / 4)?;
             let (seconds, fig) = sums(&runs);
             let predicted = seconds / fig.max(f64::MIN_POSITIVE) * figure * share;
-            if predicted > budget.saturating_sub(start.elapsed()).as_secs_f64() {
+            if predicted > left(start).as_secs_f64() / 2.0 {
                 continue;
             }
-            let jobs = self.pick(ids, depth, at);
-            let (real, _, _) = self.count::<S>(&[], &jobs, ids.iter().copied(), depth)?;
+            let whole = |d: u32| -> Result<f64, EstimateError> {
+                let jobs = self.pick(ids, d, at);
+                Ok(self.count::<S>(&[], &jobs, ids.iter().copied(), d)?.0)
+            };
+            let real = whole(depth)?;
+            let shallower = if depth > at + 1 {
+                Some(whole(depth - 1)?)
+            } else {
+                None
+            };
+            let growth = match shallower {
+                Some(t) if t > 0.0 && real > 0.0 => real / t,
+                // The runs' growth from this depth to the real one, per ply.
+                _ => {
+                    let (deep, deep_fig) = sums(&self.runs::<S>(req, req.depth, budget / 4)?);
+                    let per_fig = |t: f64, f: f64| t / f.max(f64::MIN_POSITIVE);
+                    (per_fig(deep, deep_fig) / per_fig(seconds, fig).max(f64::MIN_POSITIVE))
+                        .powf(1.0 / f64::from(req.depth - depth))
+                }
+            };
+            let grown = real * growth.powi((req.depth - depth) as i32);
             return Ok(Some(Calibration {
                 depth,
                 shard,
                 jobs: ids.len(),
                 predicted,
                 real,
-                factor: if predicted > 0.0 {
-                    real / predicted
-                } else {
-                    1.0
-                },
+                shallower,
+                growth,
+                worker_seconds: grown / share.max(f64::MIN_POSITIVE),
             }));
         }
         Ok(None)
