@@ -81,7 +81,7 @@ fn the_estimate_of_perft_8_is_within_30_percent_of_the_count_worked_here() {
         "--depth",
         "8",
         "--at",
-        "3",
+        "2",
         "--threads",
         "2",
         "--hash",
@@ -96,6 +96,7 @@ fn the_estimate_of_perft_8_is_within_30_percent_of_the_count_worked_here() {
     // It says what it sampled and how long it took, and gives the wall time on workers.
     for part in [
         "400 jobs in 1 shard",
+        "calibration: shard 0 (400 jobs) counted whole at depth 7",
         "core-hours (90% interval",
         "  10 workers: ",
         "estimate took",
