@@ -86,6 +86,12 @@ fn the_estimate_of_perft_8_is_within_30_percent_of_the_count_worked_here() {
         "2",
         "--hash",
         "512",
+        "--runs",
+        "6",
+        "--warm",
+        "2",
+        "--timed",
+        "4",
     ]);
     let dir = Scratch::new("estimate-8");
     let real = worked(&dir, "8", "2", &work, "84998978956");
