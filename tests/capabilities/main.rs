@@ -17,6 +17,7 @@ mod diff_suite;
 mod differential;
 mod distributed;
 mod epd;
+mod estimate;
 mod fen;
 mod hostile_input;
 mod json_schema;
