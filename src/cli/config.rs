@@ -150,14 +150,15 @@ impl Counts {
     pub fn table<N: Record>(&self, size: impl FnOnce() -> CountSize) -> Result<Option<Table<N>>> {
         let size = size();
         let mb = self.hash_mb::<N>(|| size);
-        match mb {
-            0 => Ok(None),
-            mb => Ok(Some(Table::with_layout(
-                mb,
-                self.threads,
-                size.layout::<N>(mb),
-            )?)),
+        if mb == 0 {
+            return Ok(None);
         }
+        // Mapping takes about a second per few GiB: on a terminal, a wait that long says so.
+        let status = super::progress::Status::new(format!("setting up a {mb} MiB table"));
+        let table = super::progress::watched_as(&status, true, |_| {
+            Table::with_layout(mb, self.threads, size.layout::<N>(mb))
+        })?;
+        Ok(Some(table))
     }
 
     /// A table of `mb` MiB for records `N` (none for 0), divided for no count in particular, its
