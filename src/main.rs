@@ -4,9 +4,7 @@ mod cli;
 
 use clap::Parser;
 use cli::common::Common;
-use cli::{
-    bench, compare, completions, count, diff, estimate, magics, man, serve, shards, suite, uci,
-};
+use cli::{bench, compare, completions, count, diff, magics, man, serve, shards, suite, uci};
 use std::process::ExitCode;
 
 /// Exact perft counts and move-generator speed for chess positions.
@@ -58,9 +56,6 @@ enum Command {
     Work(shards::WorkArgs),
     /// Check a split's results (every job exactly once) and print the total.
     Merge(shards::MergeArgs),
-    /// Predict a split count's work (core-hours) and wall time on N workers, with a 90%
-    /// interval, from a sample of its jobs counted as `perft work` counts them.
-    Estimate(estimate::Args),
     /// Serve a local web page: the board, our divide beside an engine's, and the descent to
     /// where the engine goes wrong; with a JSON API (/api/divide, /api/diff).
     Serve(serve::Args),
@@ -112,7 +107,6 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Split(args)) => return shards::split(args),
         Some(Command::Work(args)) => return shards::work(args),
         Some(Command::Merge(args)) => return shards::merge(args),
-        Some(Command::Estimate(args)) => return estimate::run(args),
         Some(Command::Completions(args)) => return completions::run::<Cli>(args),
         Some(Command::Man(args)) => return man::run::<Cli>(args),
         None => {}
@@ -130,4 +124,42 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
 }
 
 #[cfg(test)]
-mod main_tests;
+mod tests {
+    use super::Cli;
+    use clap::CommandFactory;
+    use std::collections::HashSet;
+
+    /// In every command, the argument groups have names of their own, none an argument's: clap
+    /// checks this only in debug builds, where a clash made every invocation panic while the
+    /// release build (and the tests, run in release) went on working.
+    #[test]
+    fn argument_groups_have_unique_names_in_every_command() {
+        fn check(cmd: &clap::Command, path: &str) {
+            let args: HashSet<&str> = cmd.get_arguments().map(|a| a.get_id().as_str()).collect();
+            let mut groups = HashSet::new();
+            for g in cmd.get_groups() {
+                let id = g.get_id().as_str();
+                assert!(groups.insert(id), "{path}: two argument groups named {id}");
+                assert!(
+                    !args.contains(id),
+                    "{path}: group {id} is named as an argument"
+                );
+            }
+            for sub in cmd.get_subcommands() {
+                check(sub, &format!("{path} {}", sub.get_name()));
+            }
+        }
+        check(&Cli::command(), "perft");
+    }
+
+    /// The names the perftree form's depth error suggests are the parser's commands.
+    #[test]
+    fn the_command_names_of_the_depth_error_are_the_commands() {
+        let names: Vec<String> = Cli::command()
+            .get_subcommands()
+            .map(|c| c.get_name().to_string())
+            .filter(|n| n != "help")
+            .collect();
+        assert_eq!(names, super::cli::COMMANDS);
+    }
+}

@@ -9,7 +9,6 @@ pub mod config;
 pub mod count;
 pub mod diff;
 pub mod engine;
-pub mod estimate;
 pub mod input;
 pub mod json;
 pub mod magics;
@@ -25,13 +24,12 @@ pub mod uci;
 
 /// The commands' names, for the message that tells a mistyped one from a perftree depth
 /// (`src/main.rs` tests that they are the parser's).
-pub const COMMANDS: [&str; 9] = [
+pub const COMMANDS: [&str; 8] = [
     "uci",
     "diff",
     "split",
     "work",
     "merge",
-    "estimate",
     "serve",
     "completions",
     "man",

@@ -19,18 +19,14 @@
 //!
 //! One file per concept: `job.rs` (what identifies a job, its FEN), `split.rs` (enumeration and
 //! dealing into shards), `files.rs` (the manifest, shard and results formats), `work.rs` (the
-//! worker), `merge.rs`, and `estimate.rs` (a split's cost, from a sample of its jobs worked).
+//! worker) and `merge.rs`.
 
-mod estimate;
 mod files;
 mod job;
 mod merge;
 mod split;
 mod work;
 
-pub use estimate::{
-    Calibration, Estimate, EstimateError, EstimateRequest, Run, WorkerOptions, estimate,
-};
 pub use files::{
     FORMAT, JobResult, Manifest, Results, Shard, read_manifest, read_results, read_shard,
     shard_name,

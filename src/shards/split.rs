@@ -90,7 +90,7 @@ pub fn enumerate<S: Sliders>(root: &Position, depth: u32, at: u32) -> Vec<(Job, 
 
 /// A rough measure of the work of counting `pos` to `depth`, for balancing shards: the
 /// branching factor (`sample` plies deep, 1 or 2) raised to the depth.
-pub(crate) fn estimate<S: Sliders>(pos: &Position, depth: u32, sample: u32) -> f64 {
+fn estimate<S: Sliders>(pos: &Position, depth: u32, sample: u32) -> f64 {
     if depth == 0 {
         return 1.0;
     }
@@ -156,38 +156,6 @@ fn prepare_out(out: &Path, force: bool) -> Result<(), ShardError> {
     Ok(())
 }
 
-/// Each job's rough work ([`estimate`]), as the split balances shards with: two plies sampled
-/// while there are at most 100,000 jobs, one beyond.
-pub(crate) fn weights<S: Sliders>(jobs: &[(Job, Position)], remaining: u32) -> Vec<f64> {
-    let sample = if jobs.len() <= 100_000 { 2 } else { 1 };
-    jobs.iter()
-        .map(|(_, pos)| estimate::<S>(pos, remaining, sample))
-        .collect()
-}
-
-/// The shard of each job: longest first by `work`, each to the least loaded of `shards` shards
-/// (ties: the lower id, the lower shard), never more shards than jobs.
-pub(crate) fn deal(work: &[f64], shards: usize) -> Vec<usize> {
-    let mut work: Vec<(f64, usize)> = work.iter().copied().zip(0..).collect();
-    work.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-    // Never more shards than jobs: an empty shard is a file to run for nothing.
-    let shards = shards.clamp(1, work.len().max(1));
-    let mut load = vec![0.0f64; shards];
-    let mut heap: std::collections::BinaryHeap<std::cmp::Reverse<(u64, usize)>> =
-        (0..shards).map(|s| std::cmp::Reverse((0, s))).collect();
-    let mut owner = vec![0usize; work.len()];
-    for (w, i) in work {
-        let Some(std::cmp::Reverse((_, s))) = heap.pop() else {
-            break;
-        };
-        owner[i] = s;
-        load[s] += w;
-        // The load as an integer key with the order of the float (loads are finite, >= 0).
-        heap.push(std::cmp::Reverse((load[s].to_bits(), s)));
-    }
-    owner
-}
-
 /// Splits `root` (the position of `req`, already played), deals the jobs into `req.shards`
 /// shards balanced by expected work, and writes the manifest and shard files into `out`.
 pub fn split<S: Sliders>(
@@ -198,8 +166,29 @@ pub fn split<S: Sliders>(
     let jobs = enumerate::<S>(root, req.depth, req.at);
     let rules = rules_name(req.chess960 || root.is_chess960());
     let remaining = req.depth - req.at.min(req.depth);
-    let owner = deal(&weights::<S>(&jobs, remaining), req.shards);
+    let sample = if jobs.len() <= 100_000 { 2 } else { 1 };
+    let mut work: Vec<(f64, usize)> = jobs
+        .iter()
+        .enumerate()
+        .map(|(i, (_, pos))| (estimate::<S>(pos, remaining, sample), i))
+        .collect();
+    // Longest first, each to the least loaded shard (ties: the lower id, the lower shard).
+    work.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    // Never more shards than jobs: an empty shard is a file to run for nothing.
     let shards = req.shards.clamp(1, jobs.len().max(1));
+    let mut load = vec![0.0f64; shards];
+    let mut heap: std::collections::BinaryHeap<std::cmp::Reverse<(u64, usize)>> =
+        (0..shards).map(|s| std::cmp::Reverse((0, s))).collect();
+    let mut owner = vec![0usize; jobs.len()];
+    for (w, i) in work {
+        let Some(std::cmp::Reverse((_, s))) = heap.pop() else {
+            break;
+        };
+        owner[i] = s;
+        load[s] += w;
+        // The load as an integer key with the order of the float (loads are finite, >= 0).
+        heap.push(std::cmp::Reverse((load[s].to_bits(), s)));
+    }
     let mut hash = fnv1a(
         FNV_START,
         format!("{FORMAT} depth {} at {} rules {rules}\n", req.depth, req.at).as_bytes(),

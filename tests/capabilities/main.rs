@@ -17,7 +17,6 @@ mod diff_suite;
 mod differential;
 mod distributed;
 mod epd;
-mod estimate;
 mod fen;
 mod hostile_input;
 mod json_schema;
