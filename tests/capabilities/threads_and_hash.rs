@@ -175,7 +175,8 @@ fn a_table_is_consulted_for_the_positions_it_holds() {
     // record: the position after `moves`, at the depth left, reached by `paths` move orders
     // (1. e4 e5 2. d4 also as 1. d4 e5 2. e4). With threads the root is split into tasks below
     // its children, so a child of the root is looked up by one thread only.
-    let cases: [(&[&str], u32, u64, u64, &[usize]); 3] = [
+    type Case = (&'static [&'static str], u32, u64, u64, &'static [usize]);
+    let cases: [Case; 3] = [
         (&["e2e4"], 3, 8_902, 1, &[1, 2]),
         (&["e2e4"], 5, 4_865_609, 1, &[1]),
         (&["e2e4", "e7e5", "d2d4"], 5, 4_865_609, 2, &[1, 2]),
